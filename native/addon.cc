@@ -1,0 +1,42 @@
+// Addon entry point: registers the exports and the per-environment state.
+// Context-aware: it may be loaded by the main thread and any number of
+// worker threads at once, each with its own AddonData.
+#include <napi.h>
+
+#include "addon_data.h"
+#include "cancel_binding.h"
+#include "runtime_binding.h"
+#include "text_binding.h"
+#include "voice_binding.h"
+
+namespace chorus {
+namespace {
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  auto* data = new AddonData();
+  data->voice_constructor = Napi::Persistent(VoiceWrap::Define(env));
+  data->cancel_token_constructor = Napi::Persistent(CancelTokenWrap::Define(env));
+  data->phoneme_id_map_constructor = Napi::Persistent(PhonemeIdMapWrap::Define(env));
+  // Freed with the environment (napi_set_instance_data's finalizer).
+  env.SetInstanceData<AddonData>(data);
+  // When a worker thread stops, stop its inference runs so they do not keep
+  // the thread pool busy after nobody can receive their results.
+  std::shared_ptr<RunRegistry> runs = data->runs;
+  env.AddCleanupHook([runs]() { runs->CancelAll(); });
+
+  exports.Set("loadOrt", Napi::Function::New<LoadOrt>(env, "loadOrt"));
+  exports.Set("initEspeak", Napi::Function::New<InitEspeak>(env, "initEspeak"));
+  exports.Set("phonemize", Napi::Function::New<Phonemize>(env, "phonemize"));
+  exports.Set("loadVoice", Napi::Function::New<VoiceWrap::Load>(env, "loadVoice"));
+  exports.Set("Voice", data->voice_constructor.Value());
+  exports.Set("CancelToken", data->cancel_token_constructor.Value());
+  exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
+  return exports;
+}
+
+}  // namespace
+}  // namespace chorus
+
+static Napi::Object InitChorus(Napi::Env env, Napi::Object exports) { return chorus::Init(env, exports); }
+
+NODE_API_MODULE(chorus_native, InitChorus)

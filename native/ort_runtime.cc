@@ -1,0 +1,68 @@
+#include "ort_runtime.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+#include "errors.h"
+
+namespace chorus {
+namespace {
+
+std::mutex g_mutex;
+std::string g_loaded_path;
+std::string g_version;
+// Never freed: the environment must outlive every session of every thread,
+// and unloading ORT at process exit gains nothing.
+Ort::Env* g_env = nullptr;
+
+}  // namespace
+
+void LoadOrtRuntime(const std::string& path) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_env != nullptr) {
+    if (path != g_loaded_path) {
+      throw NativeError(kErrOrtLoad, "ONNX Runtime is already loaded from " + g_loaded_path +
+                                         " and cannot be loaded again from " + path);
+    }
+    return;
+  }
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* reason = dlerror();
+    throw NativeError(kErrOrtLoad, "Cannot load ONNX Runtime from " + path + ": " +
+                                       (reason != nullptr ? reason : "unknown dlopen error"));
+  }
+  using GetApiBaseFn = const OrtApiBase* (*)();
+  auto get_api_base = reinterpret_cast<GetApiBaseFn>(dlsym(handle, "OrtGetApiBase"));
+  if (get_api_base == nullptr) {
+    dlclose(handle);
+    throw NativeError(kErrOrtLoad, "No OrtGetApiBase symbol in " + path);
+  }
+  const OrtApiBase* base = get_api_base();
+  const OrtApi* api = base != nullptr ? base->GetApi(ORT_API_VERSION) : nullptr;
+  if (api == nullptr) {
+    const char* version = base != nullptr ? base->GetVersionString() : "unknown";
+    dlclose(handle);
+    throw NativeError(kErrOrtLoad, "ONNX Runtime " + std::string(version) + " at " + path +
+                                       " does not provide API version " +
+                                       std::to_string(ORT_API_VERSION));
+  }
+  Ort::InitApi(api);
+  g_version = base->GetVersionString();
+  g_env = new Ort::Env(ORT_LOGGING_LEVEL_WARNING, "chorus");
+  g_loaded_path = path;
+}
+
+Ort::Env& OrtEnvironment() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_env == nullptr) throw NativeError(kErrOrtLoad, "ONNX Runtime has not been loaded");
+  return *g_env;
+}
+
+std::string OrtVersion() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_version;
+}
+
+}  // namespace chorus

@@ -1,0 +1,88 @@
+#include "text_binding.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "errors.h"
+#include "phonemize.h"
+
+namespace chorus {
+namespace {
+
+// The single codepoint a JS string holds, or -1 when it holds zero or more
+// than one (such keys can never match a phoneme and are skipped).
+int64_t SingleCodepoint(const std::u16string& s) {
+  if (s.size() == 1 && (s[0] < 0xD800 || s[0] > 0xDFFF)) return s[0];
+  if (s.size() == 2 && s[0] >= 0xD800 && s[0] <= 0xDBFF && s[1] >= 0xDC00 && s[1] <= 0xDFFF) {
+    return 0x10000 + ((static_cast<int64_t>(s[0]) - 0xD800) << 10) + (s[1] - 0xDC00);
+  }
+  return -1;
+}
+
+}  // namespace
+
+Napi::Value Phonemize(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsString() || !info[1].IsString()) {
+    throw Napi::TypeError::New(env, "phonemize(text: string, espeakVoice: string)");
+  }
+  std::vector<std::string> sentences;
+  try {
+    sentences = PhonemizeSentences(info[0].As<Napi::String>().Utf8Value(),
+                                   info[1].As<Napi::String>().Utf8Value());
+  } catch (const NativeError& e) {
+    throw MakeError(env, e.code(), e.what());
+  }
+  Napi::Array result = Napi::Array::New(env, sentences.size());
+  for (uint32_t i = 0; i < sentences.size(); ++i) result.Set(i, Napi::String::New(env, sentences[i]));
+  return result;
+}
+
+Napi::Function PhonemeIdMapWrap::Define(Napi::Env env) {
+  return DefineClass(env, "PhonemeIdMap", {InstanceMethod<&PhonemeIdMapWrap::ToIds>("toIds")});
+}
+
+PhonemeIdMapWrap::PhonemeIdMapWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<PhonemeIdMapWrap>(info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsObject()) {
+    throw Napi::TypeError::New(env, "new PhonemeIdMap(map: Record<string, number[]>)");
+  }
+  Napi::Object source = info[0].As<Napi::Object>();
+  Napi::Array keys = source.GetPropertyNames();
+  std::unordered_map<char32_t, PhonemeIdMap::Ids> map;
+  for (uint32_t i = 0; i < keys.Length(); ++i) {
+    Napi::Value key = keys.Get(i);
+    int64_t codepoint = SingleCodepoint(key.ToString().Utf16Value());
+    Napi::Value ids = source.Get(key);
+    if (!ids.IsArray()) throw Napi::TypeError::New(env, "phoneme ids must be arrays of integers");
+    Napi::Array list = ids.As<Napi::Array>();
+    PhonemeIdMap::Ids values;
+    for (uint32_t j = 0; j < list.Length(); ++j) {
+      Napi::Value id = list.Get(j);
+      if (!id.IsNumber()) throw Napi::TypeError::New(env, "phoneme ids must be arrays of integers");
+      values.push_back(id.As<Napi::Number>().Int64Value());
+    }
+    if (codepoint >= 0) map.emplace(static_cast<char32_t>(codepoint), std::move(values));
+  }
+  map_ = std::make_unique<PhonemeIdMap>(std::move(map));
+}
+
+Napi::Value PhonemeIdMapWrap::ToIds(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsTypedArray() ||
+      info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
+    throw Napi::TypeError::New(env, "toIds(codepoints: Uint32Array)");
+  }
+  auto phonemes = info[0].As<Napi::Uint32Array>();
+  size_t missing = 0;
+  PhonemeIdMap::Ids ids = map_->ToIds(phonemes.Data(), phonemes.ElementLength(), &missing);
+  auto out = Napi::TypedArrayOf<int64_t>::New(env, ids.size(), napi_bigint64_array);
+  std::copy(ids.begin(), ids.end(), out.Data());
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("ids", out);
+  result.Set("missing", Napi::Number::New(env, static_cast<double>(missing)));
+  return result;
+}
+
+}  // namespace chorus
