@@ -42,3 +42,45 @@ export class ConfigError extends ChorusError {
 export function isChorusError (value: unknown): value is ChorusError {
   return value instanceof ChorusError
 }
+
+/** A voice's .onnx.json is missing, unreadable, malformed or inconsistent. */
+export class VoiceConfigError extends ChorusError {
+  constructor (message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_VOICE_CONFIG', message, { status: 500, expose: false, ...options })
+  }
+}
+
+/** A voice's model could not be loaded (missing file, not a Piper model, …). */
+export class VoiceLoadError extends ChorusError {
+  constructor (message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_VOICE_LOAD', message, { status: 500, expose: false, ...options })
+  }
+}
+
+/** The native addon, ONNX Runtime or espeak-ng data could not be loaded. */
+export class NativeLoadError extends ChorusError {
+  constructor (message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_NATIVE_LOAD', message, { status: 500, expose: false, ...options })
+  }
+}
+
+/** espeak-ng refused: unknown espeak voice, uninitialised, … */
+export class PhonemizeError extends ChorusError {
+  constructor (message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_PHONEMIZE', message, { status: 500, expose: false, ...options })
+  }
+}
+
+/** ONNX Runtime failed while running a model. */
+export class InferenceError extends ChorusError {
+  constructor (message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_INFERENCE', message, { status: 500, expose: false, ...options })
+  }
+}
+
+/** Synthesis was stopped from outside (timeout, client gone, shutdown). */
+export class SynthesisCancelledError extends ChorusError {
+  constructor (message = 'Synthesis was cancelled', options: ChorusErrorOptions = {}) {
+    super('ERR_CANCELLED', message, { status: 499, expose: false, ...options })
+  }
+}

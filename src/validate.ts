@@ -8,6 +8,7 @@ export function describeValue (value: unknown): string {
   let shown: string
   if (typeof value === 'string') shown = JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value)
   else if (typeof value === 'bigint') shown = `${value}n`
+  else if (typeof value === 'number') shown = String(value)
   else if (value === undefined || typeof value === 'function' || typeof value === 'symbol') shown = String(value)
   else {
     try {

@@ -1,0 +1,56 @@
+// Generates the test voices: probe models (see scripts/lib/probe-model.ts)
+// paired with real Piper configs from test/fixtures/configs.
+//   tsx scripts/make-test-voices.ts [outDir]   (default test/fixtures/generated/voices)
+
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildForeignModel, buildProbeModel, type ProbeOptions } from './lib/probe-model.js'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const configs = join(root, 'test/fixtures/configs')
+
+export interface TestVoice {
+  name: string
+  config: string
+  probe: ProbeOptions
+}
+
+/** Cancellation tests need a run that lasts long enough to be caught. */
+export const SLOW_MATMULS = 300
+
+export const TEST_VOICES: TestVoice[] = [
+  { name: 'en_US-probe-medium', config: 'en_US-lessac-medium', probe: { speakerInput: false } },
+  { name: 'en_US-proberyan-medium', config: 'en_US-ryan-medium', probe: { speakerInput: false } },
+  { name: 'en_GB-probemulti-medium', config: 'en_GB-vctk-medium', probe: { speakerInput: true } },
+  { name: 'pt_BR-probe-medium', config: 'pt_BR-cadu-medium', probe: { speakerInput: false } },
+  { name: 'en_US-probeslow-medium', config: 'en_US-lessac-medium', probe: { speakerInput: false, slowMatmuls: SLOW_MATMULS } }
+]
+
+export const DEFAULT_OUT_DIR = join(root, 'test/fixtures/generated/voices')
+
+async function writeAtomically (path: string, data: Uint8Array | string): Promise<void> {
+  const temporary = `${path}.tmp-${process.pid}`
+  await writeFile(temporary, data)
+  await rename(temporary, path)
+}
+
+export async function makeTestVoices (outDir = DEFAULT_OUT_DIR): Promise<string> {
+  await mkdir(outDir, { recursive: true })
+  for (const voice of TEST_VOICES) {
+    const config = await readFile(join(configs, `${voice.config}.onnx.json`))
+    await writeAtomically(join(outDir, `${voice.name}.onnx`), buildProbeModel(voice.probe))
+    await writeAtomically(join(outDir, `${voice.name}.onnx.json`), config)
+  }
+  const foreign = join(outDir, 'foreign')
+  await mkdir(foreign, { recursive: true })
+  await writeAtomically(join(foreign, 'en_US-foreign-medium.onnx'), buildForeignModel())
+  await writeAtomically(join(foreign, 'en_US-foreign-medium.onnx.json'),
+    await readFile(join(configs, 'en_US-lessac-medium.onnx.json')))
+  return outDir
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = await makeTestVoices(process.argv[2] !== undefined ? resolve(process.argv[2]) : undefined)
+  console.log(`test voices written to ${out}`)
+}

@@ -1,0 +1,92 @@
+// The one module that loads the native addon. It tries each place a build
+// may have put the binary and, if none loads, throws one error listing every
+// cause and the fix. Native failures carry a `code`; toTypedError() turns
+// them into the project's error classes.
+
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import {
+  ChorusError, InferenceError, InvalidArgumentError, NativeLoadError, PhonemizeError,
+  SynthesisCancelledError, VoiceLoadError
+} from '../errors.js'
+import { PACKAGE_ROOT } from '../package-root.js'
+
+const require = createRequire(import.meta.url)
+
+export interface NativeVoice {
+  infer (ids: BigInt64Array, noiseScale: number, lengthScale: number, noiseW: number,
+    speakerId: number, token?: NativeCancelToken): Promise<Float32Array>
+  close (): void
+  readonly hasSpeakerInput: boolean
+}
+
+export interface NativeCancelToken {
+  cancel (): void
+  readonly cancelled: boolean
+}
+
+export interface NativePhonemeIdMap {
+  toIds (codepoints: Uint32Array): { ids: BigInt64Array, missing: number }
+}
+
+export interface NativeBinding {
+  loadOrt (libraryPath: string): string
+  initEspeak (dataPath: string): number
+  phonemize (text: string, espeakVoice: string): string[]
+  loadVoice (modelPath: string, options: { intraOpThreads?: number, interOpThreads?: number, optimizationLevel?: number }): Promise<NativeVoice>
+  CancelToken: new () => NativeCancelToken
+  PhonemeIdMap: new (map: Record<string, readonly number[]>) => NativePhonemeIdMap
+}
+
+/** Where builds put the binary: cmake-js (npm install), then node-gyp. */
+export const BINARY_CANDIDATES = [
+  join(PACKAGE_ROOT, 'build/Release/chorus_native.node'),
+  join(PACKAGE_ROOT, 'build/Debug/chorus_native.node'),
+  join(PACKAGE_ROOT, 'build-gyp/Release/chorus_native.node')
+]
+
+let binding: NativeBinding | undefined
+
+export function loadBinding (candidates: readonly string[] = BINARY_CANDIDATES): NativeBinding {
+  if (binding !== undefined) return binding
+  const causes: string[] = []
+  for (const path of candidates) {
+    try {
+      binding = require(path) as NativeBinding
+      return binding
+    } catch (error) {
+      causes.push(`  ${path}: ${(error as Error).message.split('\n')[0]}`)
+    }
+  }
+  throw new NativeLoadError(
+    `Cannot load the Chorus native addon. Tried:\n${causes.join('\n')}\n` +
+    'Build it with `npm install` (needs cmake, a C++17 compiler and apt-get; see README).')
+}
+
+/** The CPU ONNX Runtime library shipped inside the onnxruntime-node package. */
+export function bundledOrtLibrary (): string {
+  const packageDir = dirname(require.resolve('onnxruntime-node/package.json'))
+  const file = process.platform === 'darwin' ? 'libonnxruntime.1.dylib' : 'libonnxruntime.so.1'
+  return join(packageDir, 'bin/napi-v6', process.platform, process.arch, file)
+}
+
+/** The espeak-ng data fetched by scripts/fetch-native-deps.sh. */
+export const BUNDLED_ESPEAK_DATA = join(PACKAGE_ROOT, 'native/third_party/espeak-ng-data')
+
+const byCode: Record<string, (message: string, cause: unknown) => ChorusError> = {
+  ERR_CANCELLED: (m, cause) => new SynthesisCancelledError(m, { cause }),
+  ERR_ORT: (m, cause) => new InferenceError(m, { cause }),
+  ERR_ORT_LOAD: (m, cause) => new NativeLoadError(m, { cause }),
+  ERR_ESPEAK: (m, cause) => new PhonemizeError(m, { cause }),
+  ERR_VOICE_CLOSED: (m, cause) => new VoiceLoadError(m, { cause }),
+  ERR_INVALID_ARGUMENT: (m) => new InvalidArgumentError(m)
+}
+
+/** Maps an error thrown by the addon to our catalogue; others pass through. */
+export function toTypedError (error: unknown): unknown {
+  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') {
+    const make = byCode[(error as Error & { code: string }).code]
+    if (make !== undefined) return make(error.message, error)
+  }
+  return error
+}

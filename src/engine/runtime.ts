@@ -1,0 +1,41 @@
+// Process-wide engine start-up: the addon, ONNX Runtime and espeak-ng, each
+// loaded once per process (the addon itself once per thread). Safe to call
+// from any thread, any number of times, with the same paths.
+
+import { NativeLoadError } from '../errors.js'
+import { BUNDLED_ESPEAK_DATA, bundledOrtLibrary, loadBinding, toTypedError, type NativeBinding } from './native.js'
+
+export interface RuntimeOptions {
+  /** libonnxruntime.so.1 to load; default: the one inside onnxruntime-node. */
+  ortLibrary?: string
+  /** espeak-ng-data folder; default: the one npm install fetched. */
+  espeakData?: string
+}
+
+export interface Runtime {
+  binding: NativeBinding
+  ortVersion: string
+  espeakSampleRate: number
+}
+
+let runtime: Runtime | undefined
+
+export function initRuntime (options: RuntimeOptions = {}): Runtime {
+  if (runtime !== undefined) return runtime
+  const binding = loadBinding()
+  let ortVersion: string
+  try {
+    ortVersion = binding.loadOrt(options.ortLibrary ?? bundledOrtLibrary())
+  } catch (error) {
+    throw toTypedError(error)
+  }
+  let espeakSampleRate: number
+  try {
+    espeakSampleRate = binding.initEspeak(options.espeakData ?? BUNDLED_ESPEAK_DATA)
+  } catch (error) {
+    // Data that cannot be read is a start-up failure, not a phonemizer one.
+    throw new NativeLoadError((error as Error).message, { cause: error })
+  }
+  runtime = { binding, ortVersion, espeakSampleRate }
+  return runtime
+}

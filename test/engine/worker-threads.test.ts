@@ -1,0 +1,26 @@
+// The addon is context-aware: several worker threads load it at once, each
+// phonemizing and synthesising concurrently, and every result is checked.
+
+import { Worker } from 'node:worker_threads'
+import t from 'tap'
+import { testVoiceDir } from '../helpers/voices.js'
+
+const WORKERS = 4
+const ROUNDS = 25
+
+t.test(`${WORKERS} worker threads phonemize and synthesise concurrently`, async t => {
+  const voiceDir = await testVoiceDir()
+  const bootstrap = new URL('../helpers/ts-worker.mjs', import.meta.url)
+  const entry = new URL('../helpers/engine-worker.ts', import.meta.url).href
+  const results = await Promise.all(Array.from({ length: WORKERS }, (_, index) =>
+    new Promise<{ checked: number, failures: string[] }>((resolve, reject) => {
+      const thread = new Worker(bootstrap, { workerData: { entry, voiceDir, index, rounds: ROUNDS } })
+      thread.once('message', resolve)
+      thread.once('error', reject)
+      thread.once('exit', code => { if (code !== 0) reject(new Error(`worker ${index} exited with ${code}`)) })
+    })))
+  for (const [index, result] of results.entries()) {
+    t.same(result.failures, [], `worker ${index} saw no wrong result`)
+    t.equal(result.checked, ROUNDS * 2, `worker ${index} checked every result`)
+  }
+})

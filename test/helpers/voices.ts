@@ -1,0 +1,20 @@
+// Test voices: generated once per test process by the project's own script.
+
+import { join } from 'node:path'
+import { DEFAULT_OUT_DIR, makeTestVoices } from '../../scripts/make-test-voices.js'
+
+export const VOICE_DIR = DEFAULT_OUT_DIR
+export const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
+
+let ready: Promise<string> | undefined
+
+/** Generates the voices once per test process (cheap, and never stale;
+ * writes are atomic, so test files running in parallel do not collide). */
+export async function testVoiceDir (): Promise<string> {
+  ready ??= makeTestVoices(VOICE_DIR)
+  return await ready
+}
+
+export async function testModel (name: string): Promise<string> {
+  return join(await testVoiceDir(), `${name}.onnx`)
+}
