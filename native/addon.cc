@@ -27,6 +27,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("loadOrt", Napi::Function::New<LoadOrt>(env, "loadOrt"));
   exports.Set("initEspeak", Napi::Function::New<InitEspeak>(env, "initEspeak"));
   exports.Set("phonemize", Napi::Function::New<Phonemize>(env, "phonemize"));
+  exports.Set("espeakSynthesize", Napi::Function::New<EspeakSynthesize>(env, "espeakSynthesize"));
   exports.Set("loadVoice", Napi::Function::New<VoiceWrap::Load>(env, "loadVoice"));
   exports.Set("Voice", data->voice_constructor.Value());
   exports.Set("CancelToken", data->cancel_token_constructor.Value());

@@ -7,6 +7,7 @@
 #include "addon_data.h"
 #include "cancel_binding.h"
 #include "errors.h"
+#include "espeak_synth.h"
 
 namespace chorus {
 namespace {
@@ -107,7 +108,63 @@ class InferWorker : public CodedAsyncWorker {
   Ort::Value output_{nullptr};
 };
 
+class EspeakSynthWorker : public CodedAsyncWorker {
+ public:
+  EspeakSynthWorker(Napi::Env env, std::string text, std::string voice, int rate, std::shared_ptr<CancelState> cancel)
+      : CodedAsyncWorker(env, "chorus:espeakSynthesize"),
+        text_(std::move(text)),
+        voice_(std::move(voice)),
+        rate_(rate),
+        cancel_(std::move(cancel)),
+        runs_(GetAddonData(env)->runs) {
+    runs_->Add(cancel_);
+  }
+
+  ~EspeakSynthWorker() override { runs_->Remove(cancel_); }
+
+  void Execute() override {
+    Guard([this] { samples_ = EspeakSynthesize(text_, voice_, rate_, cancel_.get()); });
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, samples_.size() * sizeof(int16_t));
+    if (!samples_.empty()) std::memcpy(buffer.Data(), samples_.data(), samples_.size() * sizeof(int16_t));
+    deferred_.Resolve(Napi::Int16Array::New(env, samples_.size(), buffer, 0));
+  }
+
+ private:
+  std::string text_;
+  std::string voice_;
+  int rate_;
+  std::shared_ptr<CancelState> cancel_;
+  std::shared_ptr<RunRegistry> runs_;
+  std::vector<int16_t> samples_;
+};
+
+std::shared_ptr<CancelState> CancelStateArgument(const Napi::CallbackInfo& info, size_t index) {
+  if (info.Length() <= index || info[index].IsUndefined()) return std::make_shared<CancelState>();
+  Napi::Object token = info[index].ToObject();
+  if (!token.InstanceOf(GetAddonData(info.Env())->cancel_token_constructor.Value())) {
+    throw Napi::TypeError::New(info.Env(), "token must be a CancelToken");
+  }
+  return CancelTokenWrap::Unwrap(token)->state();
+}
+
 }  // namespace
+
+Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsNumber()) {
+    throw Napi::TypeError::New(env, "espeakSynthesize(text: string, voice: string, rateWpm: number, token?)");
+  }
+  auto* worker = new EspeakSynthWorker(env, info[0].As<Napi::String>().Utf8Value(),
+                                       info[1].As<Napi::String>().Utf8Value(),
+                                       info[2].As<Napi::Number>().Int32Value(), CancelStateArgument(info, 3));
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
 
 Napi::Function VoiceWrap::Define(Napi::Env env) {
   return DefineClass(env, "Voice",
@@ -149,16 +206,7 @@ Napi::Value VoiceWrap::Infer(const Napi::CallbackInfo& info) {
     throw Napi::TypeError::New(env,
                                "infer(ids: BigInt64Array, noiseScale, lengthScale, noiseW, speakerId, token?)");
   }
-  std::shared_ptr<CancelState> cancel;
-  if (info.Length() > 5 && !info[5].IsUndefined()) {
-    Napi::Object token = info[5].ToObject();
-    if (!token.InstanceOf(GetAddonData(env)->cancel_token_constructor.Value())) {
-      throw Napi::TypeError::New(env, "token must be a CancelToken");
-    }
-    cancel = CancelTokenWrap::Unwrap(token)->state();
-  } else {
-    cancel = std::make_shared<CancelState>();
-  }
+  std::shared_ptr<CancelState> cancel = CancelStateArgument(info, 5);
   if (!voice_) {
     auto deferred = Napi::Promise::Deferred::New(env);
     deferred.Reject(MakeError(env, kErrClosed, "The voice has been closed").Value());

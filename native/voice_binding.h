@@ -8,6 +8,9 @@
 //   voice.close(): releases the session once runs in flight have finished;
 //     later infers reject with ERR_VOICE_CLOSED.
 //   voice.hasSpeakerInput: whether the model takes a `sid` input.
+//   espeakSynthesize(text, espeakVoice, rateWpm, token?) -> Promise<Int16Array>
+//     espeak-ng's own synthesizer (the built-in voice), on the libuv thread
+//     pool, serialised with every other espeak call by the espeak mutex.
 // All methods must be called on the JS thread that created the object.
 #pragma once
 
@@ -18,6 +21,8 @@
 #include "voice.h"
 
 namespace chorus {
+
+Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info);
 
 class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
  public:

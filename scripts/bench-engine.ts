@@ -5,7 +5,7 @@
 // Prints per-sentence medians and the median of the per-sentence ratios.
 
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as ort from 'onnxruntime-node'
 import { floatToPcm16, PiperVoice, resolveSynthesisConfig } from '../src/engine/index.js'
