@@ -1,0 +1,89 @@
+// Errors of the voice catalogue, the voice fetcher and the bundled-voice
+// installer. All are operational (bad catalogue, unknown voice, a source that
+// fails or serves the wrong bytes, a folder we cannot write), never bugs.
+// An invalid voice name is the shared InvalidArgumentError (see voice-name.ts).
+
+import { ChorusError, type ChorusErrorOptions } from '../errors.js'
+
+/** The voice catalogue file is missing, unreadable, not JSON or malformed. */
+export class CatalogError extends ChorusError {
+  constructor (message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_VOICE_CATALOG', message, { status: 500, expose: false, ...options })
+  }
+}
+
+/** A well-formed voice name that the catalogue does not list. */
+export class VoiceNotInCatalogError extends ChorusError {
+  readonly voice: string
+
+  constructor (voice: string, suggestion?: string) {
+    const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`
+    super('ERR_VOICE_NOT_IN_CATALOG', `Voice "${voice}" is not in the voice catalogue${hint}`,
+      { status: 404, details: { voice, ...(suggestion === undefined ? {} : { suggestion }) } })
+    this.voice = voice
+  }
+}
+
+/** A voice file could not be obtained from its source (HTTP status, network,
+ * timeout, or a mirror file that is missing or unreadable). */
+export class VoiceDownloadError extends ChorusError {
+  readonly source: string
+
+  constructor (source: string, message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_VOICE_DOWNLOAD', message, { status: 502, expose: false, ...options, details: { source, ...options.details } })
+    this.source = source
+  }
+}
+
+/** What a voice file's check found: which file, where it came from, what the
+ * catalogue expects and what arrived. */
+export interface IntegrityDetails {
+  /** The file's path in the catalogue (and in the Piper voices repository). */
+  file: string
+  /** The URL or mirror path the bytes came from. */
+  source: string
+  expected: string | number
+  actual: string | number
+}
+
+/** A downloaded voice file does not match the catalogue; nothing was installed. */
+export abstract class VoiceIntegrityError extends ChorusError {
+  readonly file: string
+  readonly expected: string | number
+  readonly actual: string | number
+
+  constructor (code: string, message: string, details: IntegrityDetails) {
+    super(code, message, { status: 502, expose: false, details: { ...details } })
+    this.file = details.file
+    this.expected = details.expected
+    this.actual = details.actual
+  }
+}
+
+/** Wrong length: truncated, or longer than the catalogue says. A source that
+ * sends too much is cut off at the first excess chunk, hence "at least". */
+export class VoiceFileSizeError extends VoiceIntegrityError {
+  constructor (details: IntegrityDetails & { expected: number, actual: number }) {
+    super('ERR_VOICE_FILE_SIZE',
+      `Size mismatch for ${details.file} from ${details.source}: expected ${details.expected} bytes, ` +
+      `received ${details.expected < details.actual ? 'at least ' : ''}${details.actual}`, details)
+  }
+}
+
+/** Right length, wrong bytes. */
+export class VoiceFileChecksumError extends VoiceIntegrityError {
+  constructor (details: IntegrityDetails & { expected: string, actual: string }) {
+    super('ERR_VOICE_FILE_MD5',
+      `MD5 mismatch for ${details.file} from ${details.source}: expected ${details.expected}, computed ${details.actual}`, details)
+  }
+}
+
+/** A voice file could not be written into, or moved within, a voice folder. */
+export class VoiceInstallError extends ChorusError {
+  readonly path: string
+
+  constructor (path: string, message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_VOICE_INSTALL', message, { status: 500, expose: false, ...options, details: { path, ...options.details } })
+    this.path = path
+  }
+}

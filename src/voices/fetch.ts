@@ -1,0 +1,339 @@
+// Installs catalogue voices into a voice folder: from the Piper voices
+// repository over HTTP(S), from a file: URL, or from a mirror folder laid out
+// like the repository. Each file is streamed to a temporary sibling while its
+// bytes are counted and hashed, checked against the catalogue, and only then
+// renamed into place, the .onnx.json last: a voice folder never shows a
+// partial file or a voice whose config arrived before its model.
+
+import { createHash } from 'node:crypto'
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { fileURLToPath } from 'node:url'
+import ky, { HTTPError, TimeoutError } from 'ky'
+import { ChorusError } from '../errors.js'
+import { integerInRange, invalid, isNonEmptyString, isPlainObject } from '../validate.js'
+import { loadCatalog, parseCatalog, VoiceCatalog, type CatalogFile, type CatalogVoice } from './catalog.js'
+import { SILENT_LOG, type InstallLog } from './bundled.js'
+import { VoiceDownloadError, VoiceFileChecksumError, VoiceFileSizeError, VoiceInstallError, VoiceNotInCatalogError } from './errors.js'
+import { assertVoiceName, isValidVoiceName, temporaryPath, voiceFiles } from './voice-name.js'
+
+/** Piper's voices repository at the release the catalogue describes. */
+export const DEFAULT_BASE_URL = 'https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0/'
+/** For a response to start, and then for each chunk of its body. */
+export const DEFAULT_TIMEOUT_MS = 30_000
+export const DEFAULT_RETRIES = 2
+
+export interface FetchVoicesOptions {
+  /** The voice folder to install into; created if missing. */
+  destDir: string
+  /** http:, https: or file: URL of the repository root (default DEFAULT_BASE_URL). */
+  baseUrl?: string | URL
+  /** A folder laid out like the repository; read instead of downloading. */
+  mirrorDir?: string
+  /** A loaded catalogue, parsed catalogue JSON, or a path (default voices/catalog.json). */
+  catalog?: VoiceCatalog | Record<string, unknown> | string
+  timeoutMs?: number
+  /** Retries of a failed GET (network error, timeout, 408, 413, 429, 500, 502, 503, 504). */
+  retries?: number
+  signal?: AbortSignal
+  /** Progress: each file fetched, each voice installed or already present. */
+  log?: InstallLog
+}
+
+export interface FetchedVoice {
+  name: string
+  /** `present`: both files already matched the catalogue; nothing was written. */
+  status: 'installed' | 'present'
+  model: string
+  config: string
+  /** Bytes written by this call. */
+  bytes: number
+}
+
+// One client for the Piper voices repository. GET is idempotent, so every
+// retryable failure (timeouts included) is retried with ky's backoff.
+const voicesHttp = ky.create({
+  timeout: DEFAULT_TIMEOUT_MS,
+  retry: { limit: DEFAULT_RETRIES, methods: ['get'], retryOnTimeout: true },
+  throwHttpErrors: true
+})
+
+/** Where a file's bytes come from. */
+interface FileSource {
+  /** The URL or path, for messages. */
+  locate (file: CatalogFile): string
+  open (file: CatalogFile): Promise<AsyncIterable<Uint8Array>>
+}
+
+interface Context {
+  destDir: string
+  source: FileSource
+  signal: AbortSignal | undefined
+  log: InstallLog
+}
+
+/** Installs the named voices, in order, stopping at the first failure. Names
+ * are checked and looked up before anything is downloaded. */
+export async function fetchVoices (names: readonly string[], options: FetchVoicesOptions): Promise<FetchedVoice[]> {
+  if (!Array.isArray(names)) throw invalid('an array of voice names', 'names', names)
+  if (!isPlainObject(options)) throw invalid('an object', 'options', options)
+  if (!isNonEmptyString(options.destDir)) throw invalid('a folder path', 'options.destDir', options.destDir)
+  const context: Context = {
+    destDir: options.destDir,
+    source: chooseSource(options),
+    signal: options.signal,
+    log: options.log ?? SILENT_LOG
+  }
+  const catalog = await resolveCatalog(options.catalog)
+  const voices = new Set(names.map((name, index) => lookUp(catalog, name, `names[${index}]`)))
+  await ensureFolder(context.destDir)
+  const results: FetchedVoice[] = []
+  for (const voice of voices) results.push(await installVoice(voice, context))
+  return results
+}
+
+/** Piper's old names (`en-us-lessac-medium`) are not valid voice names, but
+ * deserve "did you mean" rather than a bare rejection. */
+function lookUp (catalog: VoiceCatalog, name: unknown, field: string): CatalogVoice {
+  if (typeof name === 'string' && !isValidVoiceName(name)) {
+    const suggestion = catalog.suggest(name)
+    if (suggestion !== undefined) throw new VoiceNotInCatalogError(name, suggestion)
+  }
+  return catalog.get(assertVoiceName(name, field))
+}
+
+async function resolveCatalog (catalog: FetchVoicesOptions['catalog']): Promise<VoiceCatalog> {
+  if (catalog instanceof VoiceCatalog) return catalog
+  if (catalog === undefined || typeof catalog === 'string') return await loadCatalog(catalog)
+  if (isPlainObject(catalog)) return parseCatalog(catalog, 'options.catalog')
+  throw invalid('a VoiceCatalog, catalogue JSON or a path', 'options.catalog', catalog)
+}
+
+function chooseSource (options: FetchVoicesOptions): FileSource {
+  const timeoutMs = options.timeoutMs === undefined
+    ? DEFAULT_TIMEOUT_MS
+    : integerInRange(options.timeoutMs, 'options.timeoutMs', 1, 2_147_483_647)
+  const retries = options.retries === undefined ? DEFAULT_RETRIES : integerInRange(options.retries, 'options.retries', 0, 10)
+  if (options.mirrorDir !== undefined) {
+    if (options.baseUrl !== undefined) throw invalid('no baseUrl when options.mirrorDir is set', 'options.baseUrl', String(options.baseUrl))
+    if (!isNonEmptyString(options.mirrorDir)) throw invalid('a folder path', 'options.mirrorDir', options.mirrorDir)
+    const root = options.mirrorDir
+    return localSource(file => join(root, ...file.path.split('/')))
+  }
+  const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
+  if (base.protocol === 'file:') return localSource(file => fileURLToPath(fileUrl(base, file)))
+  return httpSource(base, timeoutMs, retries, options.signal)
+}
+
+function parseBaseUrl (value: unknown): URL {
+  let url: URL | undefined
+  try {
+    url = new URL(String(value))
+  } catch {}
+  if ((typeof value !== 'string' && !(value instanceof URL)) || url === undefined || !['http:', 'https:', 'file:'].includes(url.protocol)) {
+    throw invalid('an http:, https: or file: URL', 'options.baseUrl', value instanceof URL ? value.href : value)
+  }
+  // Without a trailing slash, URL resolution would drop the last segment.
+  if (!url.pathname.endsWith('/')) url.pathname += '/'
+  return url
+}
+
+/** Catalogue paths are raw names (`tugão`); each segment is encoded. */
+function fileUrl (base: URL, file: CatalogFile): URL {
+  return new URL(file.path.split('/').map(encodeURIComponent).join('/'), base)
+}
+
+function localSource (pathOf: (file: CatalogFile) => string): FileSource {
+  return {
+    locate: pathOf,
+    async open (file) {
+      const path = pathOf(file)
+      try {
+        // Opened here, not lazily by the stream, so a missing file fails
+        // before a temporary file is created.
+        const handle = await open(path, 'r')
+        return handle.createReadStream()
+      } catch (error) {
+        throw new VoiceDownloadError(path, `Cannot read ${path}: ${reason(error)}`, { cause: error })
+      }
+    }
+  }
+}
+
+function httpSource (base: URL, timeoutMs: number, retries: number, signal: AbortSignal | undefined): FileSource {
+  return {
+    locate: file => fileUrl(base, file).href,
+    async open (file) {
+      const url = fileUrl(base, file).href
+      // ky's timeout ends when the headers arrive; a body that stops
+      // mid-file is caught by the idle timer in readBody, which aborts the
+      // request through this controller.
+      const stall = new AbortController()
+      let body
+      try {
+        const response = await voicesHttp.get(url, {
+          timeout: timeoutMs,
+          retry: { limit: retries, methods: ['get'], retryOnTimeout: true },
+          signal: signal === undefined ? stall.signal : AbortSignal.any([signal, stall.signal])
+        })
+        body = response.body
+      } catch (error) {
+        throw await downloadError(url, timeoutMs, error, signal)
+      }
+      if (body === null) throw new VoiceDownloadError(url, `GET ${url} returned no body`)
+      return readBody(url, body, timeoutMs, stall, signal)
+    }
+  }
+}
+
+async function downloadError (url: string, timeoutMs: number, error: unknown, signal: AbortSignal | undefined): Promise<unknown> {
+  if (signal?.aborted === true) return signal.reason
+  if (error instanceof HTTPError) {
+    await error.response.body?.cancel().catch(() => {})
+    const { status, statusText } = error.response
+    return new VoiceDownloadError(url, `GET ${url} failed: ${status} ${statusText}`.trimEnd(), { cause: error, details: { status } })
+  }
+  if (error instanceof TimeoutError) {
+    return new VoiceDownloadError(url, `GET ${url} timed out: no response within ${timeoutMs} ms`, { cause: error })
+  }
+  return new VoiceDownloadError(url, `GET ${url} failed: ${reason(error)}`, { cause: error })
+}
+
+async function * readBody (url: string, body: ReadableStream<Uint8Array>, timeoutMs: number,
+  stall: AbortController, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  const timer = setTimeout(() => {
+    stall.abort(new VoiceDownloadError(url, `GET ${url} stalled: no data for ${timeoutMs} ms`))
+  }, timeoutMs)
+  try {
+    for await (const chunk of body) {
+      timer.refresh()
+      yield chunk
+    }
+  } catch (error) {
+    if (signal?.aborted === true) throw signal.reason
+    if (stall.signal.aborted) throw stall.signal.reason
+    throw new VoiceDownloadError(url, `GET ${url} failed while reading the body: ${reason(error)}`, { cause: error })
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function installVoice (voice: CatalogVoice, context: Context): Promise<FetchedVoice> {
+  const paths = voiceFiles(context.destDir, voice.name)
+  const wanted: Array<[CatalogFile, string]> = [[voice.model, paths.model], [voice.config, paths.config]]
+  const staged: Array<{ temp: string, target: string, bytes: number }> = []
+  try {
+    for (const [file, target] of wanted) {
+      if (await isInstalled(target, file)) continue
+      const temp = temporaryPath(target)
+      staged.push({ temp, target, bytes: file.sizeBytes })
+      await download(file, temp, context)
+    }
+    if (staged.length === 0) {
+      context.log.info({ voice: voice.name, destDir: context.destDir }, `${voice.name} is already installed in ${context.destDir}`)
+      return { name: voice.name, status: 'present', ...paths, bytes: 0 }
+    }
+    await commit(staged, paths.config)
+  } finally {
+    await Promise.all(staged.map(async ({ temp }) => await rm(temp, { force: true })))
+  }
+  const bytes = staged.reduce((sum, { bytes }) => sum + bytes, 0)
+  context.log.info({ voice: voice.name, destDir: context.destDir, bytes }, `installed ${voice.name} in ${context.destDir} (${formatBytes(bytes)} written)`)
+  return { name: voice.name, status: 'installed', ...paths, bytes }
+}
+
+/** Renames staged files into place, model first. When both files are
+ * replaced, the old config goes first, so an old model never pairs with a
+ * new config (or the reverse) under a complete-looking name. */
+async function commit (staged: Array<{ temp: string, target: string }>, config: string): Promise<void> {
+  let target = config
+  try {
+    if (staged.length === 2) await rm(config, { force: true })
+    for (const file of staged) {
+      target = file.target
+      await rename(file.temp, target)
+    }
+  } catch (error) {
+    throw new VoiceInstallError(target, `Cannot install ${target}: ${reason(error)}`, { cause: error })
+  }
+}
+
+/** An existing file counts only if its size and md5 match the catalogue;
+ * one that cannot be read is replaced like a wrong one. */
+async function isInstalled (path: string, file: CatalogFile): Promise<boolean> {
+  try {
+    const info = await stat(path)
+    if (!info.isFile() || info.size !== file.sizeBytes) return false
+    const hash = createHash('md5')
+    await pipeline((await open(path, 'r')).createReadStream(), hash)
+    return hash.digest('hex') === file.md5
+  } catch {
+    return false
+  }
+}
+
+/** Streams one file into temp, counting and hashing; throws if it does not
+ * match the catalogue. The caller removes temp whatever happens. */
+async function download (file: CatalogFile, temp: string, context: Context): Promise<void> {
+  const from = context.source.locate(file)
+  context.log.info({ file: file.path, bytes: file.sizeBytes, source: from }, `fetching ${file.path} (${formatBytes(file.sizeBytes)}) from ${from}`)
+  // The temporary file comes first: if it cannot be created, no request is
+  // left open with an unread body.
+  let handle
+  try {
+    handle = await open(temp, 'wx')
+  } catch (error) {
+    throw new VoiceInstallError(temp, `Cannot write ${temp}: ${reason(error)}`, { cause: error })
+  }
+  let body
+  try {
+    body = await context.source.open(file)
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+  const hash = createHash('md5')
+  let bytes = 0
+  // Counting as bytes arrive stops a source that sends more than the
+  // catalogue says at the first excess chunk, not after filling the disk.
+  async function * measure (chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    for await (const chunk of chunks) {
+      bytes += chunk.byteLength
+      if (bytes > file.sizeBytes) throw new VoiceFileSizeError({ file: file.path, source: from, expected: file.sizeBytes, actual: bytes })
+      hash.update(chunk)
+      yield chunk
+    }
+  }
+  try {
+    await pipeline(body, measure, handle.createWriteStream({ flush: true }), { signal: context.signal })
+  } catch (error) {
+    if (context.signal?.aborted === true) throw context.signal.reason
+    if (error instanceof ChorusError) throw error
+    throw new VoiceInstallError(temp, `Cannot write ${temp}: ${reason(error)}`, { cause: error })
+  }
+  if (bytes !== file.sizeBytes) throw new VoiceFileSizeError({ file: file.path, source: from, expected: file.sizeBytes, actual: bytes })
+  const md5 = hash.digest('hex')
+  if (md5 !== file.md5) throw new VoiceFileChecksumError({ file: file.path, source: from, expected: file.md5, actual: md5 })
+}
+
+async function ensureFolder (dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true })
+  } catch (error) {
+    throw new VoiceInstallError(dir, `Cannot create voice folder ${dir}: ${reason(error)}`, { cause: error })
+  }
+}
+
+function reason (error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  if (code === 'ENOENT') return 'file not found'
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause
+  const message = error instanceof Error ? error.message : String(error)
+  return typeof cause?.code === 'string' ? `${message} (${cause.code})` : message
+}
+
+function formatBytes (bytes: number): string {
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}
