@@ -1,0 +1,110 @@
+// `chorus tools [--stdio] [flags]`: the bot spawner tool server, over MCP
+// Streamable HTTP (default) or stdio. Returns an exit code: 0 after a clean
+// shutdown, 1 when the server cannot start, 2 for a configuration error.
+
+import type { Readable, Writable } from 'node:stream'
+import { ConfigError } from '../errors.js'
+import { parseToolsConfig, TOOLS_DEFAULTS, type ToolsConfig } from './config.js'
+import type { Env } from './config-values.js'
+import { startToolsHttpServer } from './http-transport.js'
+import { createLogger, type Logger } from './logger.js'
+import type { McpServerContext } from './mcp-session.js'
+import { fullName } from './names.js'
+import { shutdownOn, untilAborted } from './shutdown.js'
+import { createSpawnerClient } from './spawner-client.js'
+import { serveStdio } from './stdio-transport.js'
+
+/** Overridable for tests; defaults are the process's own. */
+export interface CommandIo {
+  env?: Env
+  stdin?: Readable
+  stdout?: Writable
+  stderr?: Writable
+  /** Stops the command like SIGTERM does. */
+  signal?: AbortSignal
+}
+
+export const TOOLS_USAGE = `Usage: chorus tools [--stdio] [flags]
+
+Serves the bot spawner tools over MCP: Streamable HTTP on POST ${TOOLS_DEFAULTS.path}
+(port ${TOOLS_DEFAULTS.port}), or newline-delimited JSON-RPC on stdin/stdout with --stdio.
+
+Flags (each overrides its environment variable):
+  --stdio                      serve on stdin/stdout instead of HTTP
+  --host <host>                CHORUS_TOOLS_HOST     (default ${TOOLS_DEFAULTS.host})
+  --port <port>                CHORUS_TOOLS_PORT     (default ${TOOLS_DEFAULTS.port})
+  --path <path>                CHORUS_TOOLS_PATH     (default ${TOOLS_DEFAULTS.path})
+  --spawner-host <host>        SPAWNER_HOST          (default ${TOOLS_DEFAULTS.spawnerHost})
+  --spawner-port <port>        SPAWNER_PORT          (default ${TOOLS_DEFAULTS.spawnerPort})
+  --spawner-token <token>      SPAWNER_TOKEN         (default unset)
+  --spawner-timeout-ms <ms>    SPAWNER_TIMEOUT_MS    (default ${TOOLS_DEFAULTS.spawnerTimeoutMs})
+  --spawner-retries <n>        SPAWNER_RETRIES       (default ${TOOLS_DEFAULTS.spawnerRetries}, GET only)
+  --first-name <name>          OPENSIM_BOT_FIRST or BOT_FIRSTNAME (the active bot)
+  --last-name <name>           OPENSIM_BOT_LAST or BOT_LASTNAME
+  --log-level <level>          CHORUS_LOG_LEVEL      (default info)
+Environment only:
+  CHORUS_TOOLS_TOKEN           bearer token required on ${TOOLS_DEFAULTS.path}
+  CHORUS_TOOLS_ALLOWED_ORIGINS browser origins allowed on ${TOOLS_DEFAULTS.path}, comma-separated
+`
+
+export async function runToolsCommand (argv: string[], io: CommandIo = {}): Promise<number> {
+  const stderr = io.stderr ?? process.stderr
+  let config: ToolsConfig
+  try {
+    config = parseToolsConfig(argv, io.env ?? process.env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    stderr.write(`chorus tools: ${error.message}\n`)
+    return 2
+  }
+  if (config.help) {
+    (io.stdout ?? process.stdout).write(TOOLS_USAGE)
+    return 0
+  }
+  const logger = createLogger('chorus-tools', config.logLevel, io.stderr)
+  const context: McpServerContext = {
+    spawner: createSpawnerClient(config.spawner),
+    identity: config.identity,
+    logger,
+    secrets: [config.spawner.token, config.http.token].filter((secret): secret is string => secret !== undefined)
+  }
+  const shutdown = shutdownOn(io.signal)
+  try {
+    return config.transport === 'stdio'
+      ? await runStdio(config, context, io, shutdown.signal)
+      : await runHttp(config, context, shutdown.signal)
+  } finally {
+    shutdown.dispose()
+  }
+}
+
+function describeStart (config: ToolsConfig, context: McpServerContext): Record<string, unknown> {
+  return {
+    spawner: context.spawner.baseUrl,
+    spawnerAuth: config.spawner.token !== undefined,
+    identity: config.identity === undefined ? null : fullName(config.identity)
+  }
+}
+
+async function runStdio (config: ToolsConfig, context: McpServerContext, io: CommandIo, signal: AbortSignal): Promise<number> {
+  context.logger.info(describeStart(config, context), 'tools server on stdio')
+  await serveStdio({ input: io.stdin ?? process.stdin, output: io.stdout ?? process.stdout, context, signal })
+  context.logger.info('stdin closed, tools server stopped')
+  return 0
+}
+
+async function runHttp (config: ToolsConfig, context: McpServerContext, signal: AbortSignal): Promise<number> {
+  const logger: Logger = context.logger
+  let server
+  try {
+    server = await startToolsHttpServer({ config: config.http, context })
+  } catch (error) {
+    logger.fatal({ err: error, host: config.http.host, port: config.http.port }, 'tools server cannot listen')
+    return 1
+  }
+  logger.info({ ...describeStart(config, context), url: server.url + config.http.path, auth: config.http.token !== undefined }, 'tools server listening')
+  await untilAborted(signal)
+  logger.info('shutting down')
+  await server.close()
+  return 0
+}

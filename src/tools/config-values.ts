@@ -1,0 +1,114 @@
+// Reading settings from flags and environment variables, shared by
+// `chorus tools` and `chorus spawner`. A setting's value comes from its flag
+// when given, else from the first of its variables that is set and not blank;
+// every error names the flag or variable the bad value came from.
+
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { ConfigError } from '../errors.js'
+import { expectedMessage } from '../validate.js'
+
+export type Env = Readonly<Record<string, string | undefined>>
+export type FlagSpecs = NonNullable<ParseArgsConfig['options']>
+export type FlagValues = Record<string, string | boolean | undefined>
+
+/** A raw setting and the name (flag or variable) it was read from. */
+export interface Setting {
+  value: string
+  name: string
+}
+
+/**
+ * Parses flags strictly: an unknown flag, a positional argument, a value
+ * missing from a string flag or given to a boolean one is a ConfigError that
+ * names it. Node's strict mode throws messages we would have to pick apart,
+ * so the tokens are checked here instead.
+ */
+export function parseFlags (argv: readonly string[], specs: FlagSpecs, command: string): FlagValues {
+  const { values, tokens } = parseArgs({ args: [...argv], options: specs, strict: false, allowPositionals: true, tokens: true })
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      throw new ConfigError(`Unexpected argument ${JSON.stringify(token.value)} for chorus ${command}`)
+    }
+    if (token.kind !== 'option') continue
+    const spec = specs[token.name]
+    if (spec === undefined) throw new ConfigError(`Unknown flag ${token.rawName} for chorus ${command}`)
+    if (spec.type === 'string') {
+      if (token.value === undefined) throw new ConfigError(`Expected a value for ${token.rawName} but received none`)
+      if (!token.inlineValue && token.value.startsWith('--')) {
+        throw new ConfigError(`Expected a value for ${token.rawName} but received the flag ${token.value}`)
+      }
+    } else if (token.value !== undefined) {
+      throw new ConfigError(`Unexpected value ${JSON.stringify(token.value)} for ${token.rawName}, which takes none`)
+    }
+  }
+  return values
+}
+
+export function pickSetting (flags: FlagValues, flag: string, env: Env, variables: readonly string[]): Setting | undefined {
+  const fromFlag = flags[flag]
+  if (typeof fromFlag === 'string') return { value: fromFlag, name: `--${flag}` }
+  for (const variable of variables) {
+    const value = env[variable]
+    if (value !== undefined && value.trim() !== '') return { value, name: variable }
+  }
+  return undefined
+}
+
+/** A setting with no flag: secrets stay out of argv, where `ps` shows them. */
+export function envSetting (env: Env, ...variables: string[]): Setting | undefined {
+  return pickSetting({}, '', env, variables)
+}
+
+export function configError (what: string, setting: Setting): ConfigError {
+  return new ConfigError(expectedMessage(what, setting.name, setting.value))
+}
+
+/** A decimal integer within [min, max]; "8e3", "0x1f" or " 80" are refused. */
+export function integerSetting (setting: Setting | undefined, min: number, max: number, fallback: number): number {
+  if (setting === undefined) return fallback
+  const value = setting.value
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    throw configError(`an integer from ${min} to ${max}`, setting)
+  }
+  return parsed
+}
+
+export function portSetting (setting: Setting | undefined, fallback: number, allowZero = false): number {
+  return integerSetting(setting, allowZero ? 0 : 1, 65535, fallback)
+}
+
+// A host name, IPv4 address or IPv6 literal: no scheme, path, user info or spaces.
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]+\]?)$/
+
+export function hostSetting (setting: Setting | undefined, fallback: string): string {
+  if (setting === undefined) return fallback
+  if (!HOST.test(setting.value)) throw configError('a host name or IP address', setting)
+  return setting.value
+}
+
+/** Brackets an IPv6 literal so it can stand in a URL. */
+export function urlHost (host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}
+
+/** Tokens are trimmed; one that is blank after trimming counts as unset. */
+export function tokenSetting (setting: Setting | undefined): string | undefined {
+  const token = setting?.value.trim()
+  if (token === undefined || token === '') return undefined
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    // Never echo a secret, not even in a configuration error.
+    throw new ConfigError(`Expected printable ASCII without spaces for ${setting!.name} but received a value that is not`)
+  }
+  return token
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = typeof LOG_LEVELS[number]
+
+export function logLevelSetting (setting: Setting | undefined): LogLevel {
+  if (setting === undefined) return 'info'
+  const level = LOG_LEVELS.find((candidate) => candidate === setting.value)
+  if (level === undefined) throw configError(`one of ${LOG_LEVELS.join(', ')}`, setting)
+  return level
+}

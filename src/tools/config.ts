@@ -1,0 +1,139 @@
+// The tool server's configuration: one typed object, parsed once at start-up
+// from flags and the environment. Flags override variables. This is the only
+// place the tool server reads the environment.
+
+import { ConfigError } from '../errors.js'
+import { expectedMessage } from '../validate.js'
+import {
+  configError, envSetting, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
+  type Env, type FlagSpecs, type FlagValues, type LogLevel, type Setting
+} from './config-values.js'
+import { unmetNameRule, type BotName } from './names.js'
+
+export interface SpawnerClientConfig {
+  host: string
+  port: number
+  /** Sent as `Authorization: Bearer <token>`; never logged. */
+  token?: string
+  /** Per request, from sending it to the last byte of the body. */
+  timeoutMs: number
+  /** Retries for GET only; POST, PATCH and DELETE are never retried. */
+  retries: number
+}
+
+export interface ToolsHttpConfig {
+  host: string
+  port: number
+  path: string
+  /** When set, every /mcp request needs `Authorization: Bearer <token>`. */
+  token?: string
+  /** Browser origins allowed to call /mcp; requests from any other origin get 403. */
+  allowedOrigins: string[]
+}
+
+export interface ToolsConfig {
+  transport: 'http' | 'stdio'
+  http: ToolsHttpConfig
+  spawner: SpawnerClientConfig
+  /** The active bot, on whose behalf the tools act; undefined when not configured. */
+  identity?: BotName
+  logLevel: LogLevel
+  help: boolean
+}
+
+export const TOOLS_DEFAULTS = {
+  host: '0.0.0.0',
+  port: 8999,
+  path: '/mcp',
+  spawnerHost: 'opensim-ai-spawner',
+  spawnerPort: 8993,
+  spawnerTimeoutMs: 10_000,
+  spawnerRetries: 2
+} as const
+
+export const TOOLS_FLAGS = {
+  stdio: { type: 'boolean' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  path: { type: 'string' },
+  'spawner-host': { type: 'string' },
+  'spawner-port': { type: 'string' },
+  'spawner-token': { type: 'string' },
+  'spawner-timeout-ms': { type: 'string' },
+  'spawner-retries': { type: 'string' },
+  'first-name': { type: 'string' },
+  'last-name': { type: 'string' },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean' }
+} satisfies FlagSpecs
+
+/** Throws ConfigError naming the flag or variable at fault. */
+export function parseToolsConfig (argv: readonly string[], env: Env = process.env): ToolsConfig {
+  const flags = parseFlags(argv, TOOLS_FLAGS, 'tools')
+  const setting = (flag: string, ...variables: string[]): Setting | undefined => pickSetting(flags, flag, env, variables)
+  return {
+    transport: flags.stdio === true ? 'stdio' : 'http',
+    http: {
+      host: hostSetting(setting('host', 'CHORUS_TOOLS_HOST'), TOOLS_DEFAULTS.host),
+      port: portSetting(setting('port', 'CHORUS_TOOLS_PORT'), TOOLS_DEFAULTS.port, true),
+      path: pathSetting(setting('path', 'CHORUS_TOOLS_PATH')),
+      token: tokenSetting(envSetting(env, 'CHORUS_TOOLS_TOKEN')),
+      allowedOrigins: originsSetting(envSetting(env, 'CHORUS_TOOLS_ALLOWED_ORIGINS'))
+    },
+    spawner: {
+      host: hostSetting(setting('spawner-host', 'SPAWNER_HOST'), TOOLS_DEFAULTS.spawnerHost),
+      port: portSetting(setting('spawner-port', 'SPAWNER_PORT'), TOOLS_DEFAULTS.spawnerPort),
+      token: tokenSetting(setting('spawner-token', 'SPAWNER_TOKEN')),
+      timeoutMs: integerSetting(setting('spawner-timeout-ms', 'SPAWNER_TIMEOUT_MS'), 1, 600_000, TOOLS_DEFAULTS.spawnerTimeoutMs),
+      retries: integerSetting(setting('spawner-retries', 'SPAWNER_RETRIES'), 0, 10, TOOLS_DEFAULTS.spawnerRetries)
+    },
+    identity: parseIdentity(flags, env),
+    logLevel: logLevelSetting(setting('log-level', 'CHORUS_LOG_LEVEL')),
+    help: flags.help === true
+  }
+}
+
+function pathSetting (setting: Setting | undefined): string {
+  if (setting === undefined) return TOOLS_DEFAULTS.path
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(setting.value) || setting.value === '/healthz') {
+    throw configError('a URL path starting with "/" (not /healthz)', setting)
+  }
+  return setting.value
+}
+
+function originsSetting (setting: Setting | undefined): string[] {
+  if (setting === undefined) return []
+  return setting.value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '').map((origin) => {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {
+      parsed = undefined
+    }
+    if (parsed === undefined || parsed.origin !== origin) {
+      throw configError('a comma-separated list of origins like http://localhost:3000', { name: setting.name, value: origin })
+    }
+    return origin
+  })
+}
+
+/** Both parts of the active bot's name, or neither. */
+function parseIdentity (flags: FlagValues, env: Env): BotName | undefined {
+  const first = pickSetting(flags, 'first-name', env, ['OPENSIM_BOT_FIRST', 'BOT_FIRSTNAME'])
+  const last = pickSetting(flags, 'last-name', env, ['OPENSIM_BOT_LAST', 'BOT_LASTNAME'])
+  if (first === undefined && last === undefined) return undefined
+  if (first === undefined) {
+    throw new ConfigError(expectedMessage('the bot first name (it is needed with the last name)', '--first-name, OPENSIM_BOT_FIRST or BOT_FIRSTNAME', undefined))
+  }
+  if (last === undefined) {
+    throw new ConfigError(expectedMessage('the bot last name (it is needed with the first name)', '--last-name, OPENSIM_BOT_LAST or BOT_LASTNAME', undefined))
+  }
+  return { first: namePart(first), last: namePart(last) }
+}
+
+function namePart (setting: Setting): string {
+  const value = setting.value.trim()
+  const rule = unmetNameRule(value)
+  if (rule !== undefined) throw configError(rule, setting)
+  return value
+}

@@ -1,0 +1,67 @@
+// Errors of the tool server. JSON-RPC failures carry the standard numeric
+// code next to the catalogue's machine code; HTTP-level refusals are plain
+// ChorusErrors with a status. Factories keep messages in one place.
+
+import { ChorusError } from '../errors.js'
+
+export const JSONRPC_PARSE_ERROR = -32700
+export const JSONRPC_INVALID_REQUEST = -32600
+export const JSONRPC_METHOD_NOT_FOUND = -32601
+export const JSONRPC_INVALID_PARAMS = -32602
+export const JSONRPC_INTERNAL_ERROR = -32603
+
+/** A failure to be answered as a JSON-RPC error object, never as an exception. */
+export class JsonRpcError extends ChorusError {
+  readonly rpcCode: number
+
+  constructor (rpcCode: number, code: string, message: string, details: Record<string, unknown> = {}) {
+    super(code, message, { status: 400, details })
+    this.rpcCode = rpcCode
+  }
+}
+
+export function parseError (message = 'Parse error: the body is not valid JSON'): JsonRpcError {
+  return new JsonRpcError(JSONRPC_PARSE_ERROR, 'ERR_JSONRPC_PARSE', message)
+}
+
+export function invalidRequest (message: string): JsonRpcError {
+  return new JsonRpcError(JSONRPC_INVALID_REQUEST, 'ERR_JSONRPC_INVALID_REQUEST', message)
+}
+
+export function methodNotFound (method: string): JsonRpcError {
+  return new JsonRpcError(JSONRPC_METHOD_NOT_FOUND, 'ERR_JSONRPC_METHOD_NOT_FOUND', `Method not found: ${method}`)
+}
+
+export function invalidParams (message: string, details: Record<string, unknown> = {}): JsonRpcError {
+  return new JsonRpcError(JSONRPC_INVALID_PARAMS, 'ERR_JSONRPC_INVALID_PARAMS', message, details)
+}
+
+/** The message a client sees for a bug; the details stay in the log. */
+export function internalError (): JsonRpcError {
+  return new JsonRpcError(JSONRPC_INTERNAL_ERROR, 'ERR_JSONRPC_INTERNAL', 'Internal error')
+}
+
+export function unauthorized (): ChorusError {
+  return new ChorusError('ERR_UNAUTHORIZED', 'Unauthorized', { status: 401 })
+}
+
+export function forbiddenOrigin (origin: string): ChorusError {
+  return new ChorusError('ERR_FORBIDDEN_ORIGIN', `Origin not allowed: ${origin}`, { status: 403 })
+}
+
+export function notAcceptable (): ChorusError {
+  return new ChorusError('ERR_NOT_ACCEPTABLE', 'Not Acceptable: the client must accept application/json', { status: 406 })
+}
+
+export function unsupportedMediaType (): ChorusError {
+  return new ChorusError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: send Content-Type application/json', { status: 415 })
+}
+
+export function payloadTooLarge (limit: number): ChorusError {
+  return new ChorusError('ERR_PAYLOAD_TOO_LARGE', `Payload Too Large: the body exceeds ${limit} bytes`, { status: 413 })
+}
+
+/** The client hung up before its body arrived: its doing, not a bug of ours. */
+export function requestAborted (cause: unknown): ChorusError {
+  return new ChorusError('ERR_REQUEST_ABORTED', 'Request body was not received completely', { status: 400, cause })
+}

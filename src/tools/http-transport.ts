@@ -1,0 +1,175 @@
+// MCP Streamable HTTP on Koa, answering with application/json only (no SSE):
+// POST carries one JSON-RPC message or a batch; a session id is issued on
+// initialize and required after it; GET answers 405 since there is no
+// server-to-client stream; DELETE ends a session.
+
+import { randomUUID } from 'node:crypto'
+import Koa from 'koa'
+import Router from '@koa/router'
+import type { ToolsHttpConfig } from './config.js'
+import { JsonRpcError, forbiddenOrigin, invalidRequest, notAcceptable, unauthorized, unsupportedMediaType } from './errors.js'
+import { errorMiddleware } from './http-errors.js'
+import { bearerMatches, listen, readBody, type RunningServer } from './http-util.js'
+import { answerPayload, decodePayload, failure, type DecodedPayload } from './jsonrpc.js'
+import { McpSession, SUPPORTED_PROTOCOL_VERSIONS, type McpServerContext } from './mcp-session.js'
+import { SessionStore } from './session-store.js'
+
+export interface ToolsHttpOptions {
+  config: ToolsHttpConfig
+  context: McpServerContext
+  sessions?: SessionStore
+  /** Largest POST body accepted; JSON-RPC messages for these tools are tiny. */
+  maxBodyBytes?: number
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+const SESSION_HEADER = 'Mcp-Session-Id'
+
+export function createToolsHttpApp (options: ToolsHttpOptions): Koa {
+  const { config, context } = options
+  const sessions = options.sessions ?? new SessionStore()
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const app = new Koa()
+  app.on('error', (error: unknown) => { context.logger.error({ err: error }, 'tool server bug') })
+  app.use(errorMiddleware())
+  app.use(accessLog(context))
+
+  const router = new Router()
+  router.get('/healthz', (ctx) => { ctx.body = { status: 'ok' } })
+  const guard = [checkOrigin(config.allowedOrigins), checkToken(config.token)]
+  router.post(config.path, ...guard, async (ctx) => {
+    await handlePost(ctx, { context, sessions, maxBodyBytes })
+  })
+  router.get(config.path, ...guard, (ctx) => {
+    ctx.set('Allow', 'POST, DELETE')
+    ctx.status = 405
+    ctx.body = { error: 'Method Not Allowed: this server does not offer an SSE stream', code: 'ERR_METHOD_NOT_ALLOWED' }
+  })
+  router.delete(config.path, ...guard, (ctx) => {
+    const id = ctx.get(SESSION_HEADER)
+    if (id === '' || !sessions.delete(id)) {
+      ctx.status = 404
+      ctx.body = { error: 'Session not found', code: 'ERR_SESSION_NOT_FOUND' }
+      return
+    }
+    ctx.status = 204
+  })
+  app.use(router.routes())
+  app.use(router.allowedMethods())
+  return app
+}
+
+export async function startToolsHttpServer (options: ToolsHttpOptions): Promise<RunningServer> {
+  return await listen(createToolsHttpApp(options), options.config.host, options.config.port)
+}
+
+function accessLog ({ logger }: McpServerContext): Koa.Middleware {
+  return async (ctx, next) => {
+    const requested = ctx.get('X-Request-Id')
+    const id = /^[\w.-]{1,64}$/.test(requested) ? requested : randomUUID()
+    ctx.set('X-Request-Id', id)
+    const started = performance.now()
+    ctx.res.once('finish', () => {
+      logger.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request')
+    })
+    await next()
+  }
+}
+
+/** MCP servers must refuse foreign browser origins, against DNS rebinding. */
+function checkOrigin (allowed: readonly string[]): Koa.Middleware {
+  return async (ctx, next) => {
+    const origin = ctx.get('Origin')
+    if (origin !== '' && !allowed.includes(origin)) throw forbiddenOrigin(origin)
+    await next()
+  }
+}
+
+function checkToken (token: string | undefined): Koa.Middleware {
+  return async (ctx, next) => {
+    if (token !== undefined && !bearerMatches(ctx.get('Authorization'), token)) {
+      ctx.set('WWW-Authenticate', 'Bearer')
+      throw unauthorized()
+    }
+    await next()
+  }
+}
+
+interface PostDeps {
+  context: McpServerContext
+  sessions: SessionStore
+  maxBodyBytes: number
+}
+
+async function handlePost (ctx: Koa.Context, deps: PostDeps): Promise<void> {
+  const accept = ctx.get('Accept')
+  if (accept !== '' && !/application\/json|application\/\*|\*\/\*/i.test(accept)) throw notAcceptable()
+  if (ctx.is('application/json') !== 'application/json') throw unsupportedMediaType()
+  let payload: DecodedPayload
+  try {
+    payload = decodePayload(await readBody(ctx.req, deps.maxBodyBytes))
+  } catch (error) {
+    if (error instanceof JsonRpcError) return rpcRefusal(ctx, 400, error)
+    throw error
+  }
+  // The client may hang up mid-call: stop the spawner work it was waiting for.
+  const hangUp = new AbortController()
+  ctx.res.once('close', () => { if (!ctx.res.writableFinished) hangUp.abort() })
+
+  const session = openSession(ctx, payload, deps)
+  if (session === undefined) return
+  const answer = await answerPayload(payload, async (message) => await session.dispatch(message, hangUp.signal))
+  if (isInitialize(payload)) {
+    if (answer === undefined || Array.isArray(answer) || 'error' in answer) {
+      deps.sessions.delete(session.id)
+    } else {
+      ctx.set(SESSION_HEADER, session.id)
+    }
+  }
+  if (answer === undefined) {
+    ctx.body = null
+    ctx.status = 202
+    return
+  }
+  ctx.body = answer
+}
+
+function isInitialize (payload: DecodedPayload): boolean {
+  return payload.messages.some((message) => message.kind === 'request' && message.method === 'initialize')
+}
+
+/** The session the payload belongs to, a new one for initialize, or undefined once refused. */
+function openSession (ctx: Koa.Context, payload: DecodedPayload, deps: PostDeps): McpSession | undefined {
+  if (isInitialize(payload)) {
+    if (payload.batch) {
+      rpcRefusal(ctx, 400, invalidRequest('Invalid Request: initialize must be sent on its own, not in a batch'))
+      return undefined
+    }
+    const session = new McpSession(deps.context)
+    deps.sessions.add(session)
+    return session
+  }
+  const id = ctx.get(SESSION_HEADER)
+  if (id === '') {
+    rpcRefusal(ctx, 400, invalidRequest(`Bad Request: the ${SESSION_HEADER} header is required; send initialize first`))
+    return undefined
+  }
+  const session = deps.sessions.get(id)
+  if (session === undefined) {
+    rpcRefusal(ctx, 404, invalidRequest('Session not found: it expired or was closed; send initialize again'))
+    return undefined
+  }
+  const version = ctx.get('MCP-Protocol-Version')
+  const supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS
+  if (version !== '' && !supported.includes(version)) {
+    rpcRefusal(ctx, 400, invalidRequest(`Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}; supported: ${supported.join(', ')}`))
+    return undefined
+  }
+  return session
+}
+
+/** Transport-level refusals are still JSON-RPC errors, which MCP clients show. */
+function rpcRefusal (ctx: Koa.Context, status: number, error: JsonRpcError): void {
+  ctx.status = status
+  ctx.body = failure(null, error)
+}

@@ -1,0 +1,130 @@
+// The one HTTP client of the bot spawner: a ky instance created once, with
+// an explicit timeout and a retry policy that only ever repeats GET, since
+// creating, changing or deleting a bot twice is not harmless.
+
+import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky'
+import type { SpawnerClientConfig } from './config.js'
+import { urlHost } from './config-values.js'
+import type { BotName } from './names.js'
+
+export type BotAction = 'start' | 'stop' | 'restart'
+
+export interface CreateBotFields {
+  level: string
+  parent?: string
+  email?: string
+  model?: string
+}
+
+/** How a spawner call ended. Bodies are kept raw: tools hand them on verbatim. */
+export type SpawnerOutcome =
+  | { kind: 'ok', status: number, body: string }
+  | { kind: 'rejected', status: number, reason: string, body: string }
+  | { kind: 'unreachable', error: string }
+
+export interface SpawnerClient {
+  readonly baseUrl: string
+  listBots: (signal?: AbortSignal) => Promise<SpawnerOutcome>
+  getBot: (name: BotName, signal?: AbortSignal) => Promise<SpawnerOutcome>
+  createBot: (name: BotName, fields: CreateBotFields, signal?: AbortSignal) => Promise<SpawnerOutcome>
+  actOnBot: (name: BotName, action: BotAction, signal?: AbortSignal) => Promise<SpawnerOutcome>
+  deleteBot: (name: BotName, signal?: AbortSignal) => Promise<SpawnerOutcome>
+}
+
+/** Longest wait between two GET attempts, whatever the retry count. */
+const MAX_RETRY_DELAY_MS = 2000
+
+export function createSpawnerClient (config: SpawnerClientConfig): SpawnerClient {
+  const baseUrl = `http://${urlHost(config.host)}:${config.port}/`
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (config.token !== undefined) headers.authorization = `Bearer ${config.token}`
+  const api = ky.create({
+    prefixUrl: baseUrl,
+    headers,
+    timeout: config.timeoutMs,
+    retry: { limit: config.retries, methods: ['get'], backoffLimit: MAX_RETRY_DELAY_MS },
+    // Redirects could carry the Authorization header to another host.
+    redirect: 'error'
+  })
+  const send = async (method: string, path: string, form: URLSearchParams | undefined, signal: AbortSignal | undefined): Promise<SpawnerOutcome> =>
+    await request(api, config.timeoutMs, { method, path, url: baseUrl + path, form, signal })
+
+  return {
+    baseUrl,
+    listBots: async (signal) => await send('GET', 'api/bot', undefined, signal),
+    getBot: async (name, signal) => await send('GET', botPath(name), undefined, signal),
+    createBot: async (name, fields, signal) => await send('POST', botPath(name), createForm(fields), signal),
+    actOnBot: async (name, action, signal) => await send('PATCH', botPath(name), new URLSearchParams({ action }), signal),
+    deleteBot: async (name, signal) => await send('DELETE', botPath(name), undefined, signal)
+  }
+}
+
+function botPath (name: BotName): string {
+  return `api/bot/${encodeURIComponent(name.first)}/${encodeURIComponent(name.last)}`
+}
+
+function createForm (fields: CreateBotFields): URLSearchParams {
+  const form = new URLSearchParams({ level: fields.level })
+  if (fields.parent !== undefined) form.set('parent', fields.parent)
+  if (fields.email !== undefined) form.set('email', fields.email)
+  if (fields.model !== undefined) form.set('model', fields.model)
+  return form
+}
+
+interface Call {
+  method: string
+  path: string
+  url: string
+  form: URLSearchParams | undefined
+  signal: AbortSignal | undefined
+}
+
+async function request (api: KyInstance, timeoutMs: number, call: Call): Promise<SpawnerOutcome> {
+  // ky's timeout ends when the headers arrive; this guard bounds the body too.
+  const bodyGuard = new AbortController()
+  const signal = call.signal === undefined ? bodyGuard.signal : AbortSignal.any([call.signal, bodyGuard.signal])
+  let response: Response
+  try {
+    // A URLSearchParams body is sent as application/x-www-form-urlencoded.
+    response = await api(call.path, { method: call.method, body: call.form, signal })
+  } catch (error) {
+    if (!isHTTPError(error)) return { kind: 'unreachable', error: describeFailure(error, call, timeoutMs) }
+    response = error.response
+  }
+  const timer = setTimeout(() => { bodyGuard.abort() }, timeoutMs)
+  let body: string
+  try {
+    body = await response.text()
+  } catch (error) {
+    const cause = bodyGuard.signal.aborted ? `response body not received within ${timeoutMs} ms` : errorText(error)
+    return { kind: 'unreachable', error: `${cause}: ${call.method} ${call.url}` }
+  } finally {
+    clearTimeout(timer)
+  }
+  return response.ok
+    ? { kind: 'ok', status: response.status, body }
+    : { kind: 'rejected', status: response.status, reason: response.statusText, body }
+}
+
+/** Names the request, as ky's own messages do, and the low-level cause fetch hides. */
+function describeFailure (error: unknown, call: Call, timeoutMs: number): string {
+  if (isTimeoutError(error)) return `Request timed out after ${timeoutMs} ms: ${call.method} ${call.url}`
+  return `${errorText(error)}: ${call.method} ${call.url}`
+}
+
+function errorText (error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = causeText(error.cause)
+  return cause === undefined ? error.message : `${error.message} (${cause})`
+}
+
+function causeText (cause: unknown): string | undefined {
+  if (cause instanceof AggregateError && cause.message === '') return causeText(cause.errors[0]) ?? codeOf(cause)
+  if (cause instanceof Error) return cause.message !== '' ? cause.message : codeOf(cause)
+  return undefined
+}
+
+function codeOf (error: Error): string | undefined {
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'string' ? code : undefined
+}

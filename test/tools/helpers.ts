@@ -1,0 +1,185 @@
+// Shared fixtures of the tools tests: real servers on 127.0.0.1, port 0,
+// closed at teardown; the official MCP client as the conformance oracle.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Writable } from 'node:stream'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { BotStore } from '../../src/spawner/store.js'
+import { startSpawnerServer } from '../../src/spawner/server.js'
+import type { StateFile } from '../../src/spawner/state-file.js'
+import { startToolsHttpServer } from '../../src/tools/http-transport.js'
+import { createLogger, type Logger } from '../../src/tools/logger.js'
+import type { McpServerContext } from '../../src/tools/mcp-session.js'
+import type { BotName } from '../../src/tools/names.js'
+import type { DataToolResult } from '../../src/tools/result.js'
+import { createSpawnerClient } from '../../src/tools/spawner-client.js'
+import type { SpawnerClientConfig, ToolsHttpConfig } from '../../src/tools/config.js'
+
+/** The slice of a tap Test these helpers need. */
+export interface Teardown {
+  teardown: (fn: () => unknown) => void
+}
+
+export interface MemoryLog {
+  logger: Logger
+  text: () => string
+}
+
+/** A logger whose lines stay in memory, to assert on what gets logged. */
+export function memoryLogger (level: 'info' | 'debug' | 'silent' = 'info'): MemoryLog {
+  const chunks: string[] = []
+  const sink = new Writable({
+    write (chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString('utf8'))
+      done()
+    }
+  })
+  return { logger: createLogger('test', level, sink), text: () => chunks.join('') }
+}
+
+export interface ReferenceSpawner {
+  port: number
+  url: string
+  store: BotStore
+}
+
+export async function startReferenceSpawner (t: Teardown, options: { token?: string, maxBots?: number, stateFile?: StateFile } = {}): Promise<ReferenceSpawner> {
+  const store = new BotStore(options.maxBots ?? 100, await options.stateFile?.load())
+  const server = await startSpawnerServer({
+    host: '127.0.0.1',
+    port: 0,
+    token: options.token,
+    store,
+    stateFile: options.stateFile,
+    logger: memoryLogger('silent').logger
+  })
+  t.teardown(server.close)
+  return { port: server.port, url: server.url, store }
+}
+
+export interface RecordedRequest {
+  method: string
+  url: string
+  headers: IncomingMessage['headers']
+  body: string
+}
+
+export type FakeHandler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>
+
+export interface FakeSpawner {
+  port: number
+  requests: RecordedRequest[]
+}
+
+/**
+ * A stand-in for a third-party spawner that misbehaves in ways the reference
+ * spawner never does: long or empty error bodies, slow answers, cycles.
+ */
+export async function startFakeSpawner (t: Teardown, handler: FakeHandler): Promise<FakeSpawner> {
+  const requests: RecordedRequest[] = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+      requests.push(recorded)
+      void Promise.resolve(handler(recorded, res)).catch(() => { res.destroy() })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(async () => {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => { resolve() }))
+  })
+  return { port: (server.address() as AddressInfo).port, requests }
+}
+
+export function sendJson (response: ServerResponse, status: number, body: unknown, reason?: string): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }
+  if (reason === undefined) response.writeHead(status, headers)
+  else response.writeHead(status, reason, headers)
+  response.end(text)
+}
+
+/** A port with nothing listening: bound, then released. */
+export async function closedPort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => { resolve() }))
+  return port
+}
+
+export interface ToolsOptions {
+  spawnerPort: number
+  spawnerToken?: string
+  identity?: BotName
+  timeoutMs?: number
+  retries?: number
+  token?: string
+  allowedOrigins?: string[]
+  logger?: Logger
+}
+
+export function spawnerConfig (options: ToolsOptions): SpawnerClientConfig {
+  return {
+    host: '127.0.0.1',
+    port: options.spawnerPort,
+    token: options.spawnerToken,
+    timeoutMs: options.timeoutMs ?? 2000,
+    retries: options.retries ?? 0
+  }
+}
+
+export function toolsContext (options: ToolsOptions): McpServerContext {
+  return {
+    spawner: createSpawnerClient(spawnerConfig(options)),
+    identity: options.identity,
+    logger: options.logger ?? memoryLogger('silent').logger,
+    secrets: [options.spawnerToken, options.token].filter((secret): secret is string => secret !== undefined)
+  }
+}
+
+export interface ToolsServer {
+  url: string
+  mcpUrl: string
+}
+
+export async function startTools (t: Teardown, options: ToolsOptions): Promise<ToolsServer> {
+  const config: ToolsHttpConfig = { host: '127.0.0.1', port: 0, path: '/mcp', token: options.token, allowedOrigins: options.allowedOrigins ?? [] }
+  const server = await startToolsHttpServer({ config, context: toolsContext(options) })
+  t.teardown(server.close)
+  return { url: server.url, mcpUrl: `${server.url}/mcp` }
+}
+
+export async function connectHttp (t: Teardown, mcpUrl: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'chorus-tests', version: '0.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers } }))
+  t.teardown(async () => { await client.close() })
+  return client
+}
+
+/** Tools server + official client over HTTP, against a given spawner port. */
+export async function toolsClient (t: Teardown, options: ToolsOptions): Promise<Client> {
+  const tools = await startTools(t, options)
+  return await connectHttp(t, tools.mcpUrl)
+}
+
+export interface ToolOutcome {
+  result: DataToolResult
+  isError: boolean
+  text: string
+}
+
+/** Calls a tool and checks that the text content and structuredContent agree. */
+export async function callTool (client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> {
+  const raw = await client.callTool({ name, arguments: args })
+  const content = raw.content as Array<{ type: string, text: string }>
+  const text = content[0]?.text ?? ''
+  const result = raw.structuredContent as unknown as DataToolResult
+  if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result)) throw new Error('text content and structuredContent differ')
+  return { result, isError: raw.isError === true, text }
+}
