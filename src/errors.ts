@@ -84,3 +84,69 @@ export class SynthesisCancelledError extends ChorusError {
     super('ERR_CANCELLED', message, { status: 499, expose: false, ...options })
   }
 }
+
+// ---- HTTP service errors. The `error` strings are the wire contract. ----
+
+export class InvalidJsonError extends ChorusError {
+  constructor () {
+    super('ERR_INVALID_JSON', 'Invalid JSON body', { status: 400 })
+  }
+}
+
+export class MissingTextError extends ChorusError {
+  constructor () {
+    super('ERR_MISSING_TEXT', 'Missing required field: text', { status: 400 })
+  }
+}
+
+export class VoiceNotFoundError extends ChorusError {
+  constructor (name: string, availableVoices: string[]) {
+    super('ERR_VOICE_NOT_FOUND', `Voice model not found: ${name}`, { status: 400, details: { available_voices: availableVoices } })
+  }
+}
+
+export class TextTooLongError extends ChorusError {
+  constructor (length: number, limit: number) {
+    super('ERR_TEXT_TOO_LONG', `Text is too long: ${length} characters, the limit is ${limit}`, { status: 413, details: { limit } })
+  }
+}
+
+export class BodyTooLargeError extends ChorusError {
+  constructor (limit: number) {
+    super('ERR_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { status: 413, details: { limit } })
+  }
+}
+
+export class UnsupportedMediaTypeError extends ChorusError {
+  constructor (type: string) {
+    super('ERR_UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type ${JSON.stringify(type)}: send application/json`, { status: 415 })
+  }
+}
+
+export class OverloadedError extends ChorusError {
+  readonly retryAfterSeconds: number
+  constructor (retryAfterSeconds: number) {
+    super('ERR_OVERLOADED', 'Server is busy: too many requests in progress, retry later', { status: 503, expose: true })
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
+export class RequestTimeoutError extends ChorusError {
+  constructor () {
+    super('ERR_TIMEOUT', 'TTS request timed out', { status: 504, expose: true })
+  }
+}
+
+export class NotFoundError extends ChorusError {
+  constructor () {
+    super('ERR_NOT_FOUND', 'Not found', { status: 404 })
+  }
+}
+
+export class MethodNotAllowedError extends ChorusError {
+  readonly allow: string[]
+  constructor (method: string, allow: string[]) {
+    super('ERR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allow.join(', ')}`, { status: 405, details: { allow } })
+    this.allow = allow
+  }
+}

@@ -33,6 +33,7 @@ export interface NativeBinding {
   loadOrt (libraryPath: string): string
   initEspeak (dataPath: string): number
   phonemize (text: string, espeakVoice: string): string[]
+  espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token?: NativeCancelToken): Promise<Int16Array>
   loadVoice (modelPath: string, options: { intraOpThreads?: number, interOpThreads?: number, optimizationLevel?: number }): Promise<NativeVoice>
   CancelToken: new () => NativeCancelToken
   PhonemeIdMap: new (map: Record<string, readonly number[]>) => NativePhonemeIdMap

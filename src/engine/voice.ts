@@ -21,6 +21,8 @@ export interface SessionOptions {
 export interface LoadVoiceOptions extends RuntimeOptions {
   /** Default: the model path + ".json". */
   configPath?: string
+  /** An already parsed and validated config; configPath is then not read. */
+  config?: VoiceConfig
   session?: SessionOptions
   /** Run one short inference after loading (default true). */
   warmUp?: boolean
@@ -58,7 +60,7 @@ export class PiperVoice {
 
   /** Loads config and model. Rejects with VoiceConfigError or VoiceLoadError. */
   static async load (modelPath: string, options: LoadVoiceOptions = {}): Promise<PiperVoice> {
-    const config = await loadVoiceConfig(options.configPath ?? `${modelPath}.json`)
+    const config = options.config ?? await loadVoiceConfig(options.configPath ?? `${modelPath}.json`)
     const runtime = initRuntime(options)
     let session: NativeVoice
     try {

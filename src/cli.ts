@@ -1,0 +1,50 @@
+// `chorus <command>`: one entry point for every part of Chorus.
+//   serve                      the TTS HTTP service (configured by env, see README)
+//   say TEXT [flags] -o FILE   one-off synthesis without a server
+//   voices install-bundled     copy bundled voices missing from TTS_VOICE_DIR
+//   tools [--stdio] [flags]    the bot spawner tool server (MCP)
+//   spawner [flags]            the reference bot spawner
+// Returns the exit code: 2 for bad configuration or usage.
+
+import { ChorusError, ConfigError } from './errors.js'
+
+const USAGE = `usage: chorus <command>
+  serve                                   run the TTS HTTP service (env: TTS_*, see README)
+  say TEXT --voice NAME [--speaker S] [--length-scale X] [--noise-scale X]
+      [--noise-w X] [--sentence-silence S] [--voice-dir DIR] -o FILE.wav
+  voices install-bundled                  copy bundled voices into TTS_VOICE_DIR
+  tools [--stdio] [flags]                 bot spawner tools over MCP (see README)
+  spawner [flags]                         the reference bot spawner`
+
+export async function main (argv: string[]): Promise<number | undefined> {
+  const [command, ...rest] = argv
+  try {
+    switch (command) {
+      case 'serve': return await (await import('./commands/serve.js')).serve(process.env)
+      case 'say': return await (await import('./commands/say.js')).say(rest, process.env)
+      case 'voices': return await (await import('./commands/voices.js')).voices(rest, process.env)
+      case 'tools': return await (await import('./tools/cli.js')).runToolsCommand(rest)
+      case 'spawner': return await (await import('./spawner/cli.js')).runSpawnerCommand(rest)
+      case undefined:
+      case '--help':
+      case 'help':
+        console.log(USAGE)
+        return command === undefined ? 2 : 0
+      default:
+        console.error(`chorus: unknown command ${JSON.stringify(command)}\n${USAGE}`)
+        return 2
+    }
+  } catch (error) {
+    // util.parseArgs rejects unknown flags with ERR_PARSE_ARGS_* codes.
+    const usage = String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')
+    if (usage || error instanceof ConfigError || (error instanceof ChorusError && error.code === 'ERR_INVALID_ARGUMENT')) {
+      console.error(`chorus ${command}: ${(error as Error).message}`)
+      return 2
+    }
+    if (error instanceof ChorusError) {
+      console.error(`chorus ${command}: ${error.message}`)
+      return 1
+    }
+    throw error
+  }
+}

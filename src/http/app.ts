@@ -1,0 +1,28 @@
+// The Koa application: error handler first, then request id, metrics, the
+// 404/405 guard and the routes.
+
+import Router from '@koa/router'
+import Koa from 'koa'
+import type { ChorusState } from './context.js'
+import type { ServiceDeps } from './deps.js'
+import { errorHandler } from './error-handler.js'
+import { methodGuard } from './method-guard.js'
+import { requestId } from './request-id.js'
+import { requestMetrics } from './request-metrics.js'
+import { metricsRoutes } from './routes/metrics.js'
+import { statusRoutes } from './routes/status.js'
+import { ttsRoutes } from './routes/tts.js'
+
+export function createApp (deps: ServiceDeps): Koa<ChorusState> {
+  const app = new Koa<ChorusState>()
+  const router = new Router<ChorusState>()
+  for (const routes of [statusRoutes(deps), ttsRoutes(deps), metricsRoutes(deps)]) router.use(routes.routes())
+  app.use(errorHandler())
+  app.use(requestId(deps.log))
+  app.use(requestMetrics(deps.metrics))
+  app.use(methodGuard(router))
+  app.use(router.routes())
+  // Errors are answered by errorHandler; this only sees what escapes it.
+  app.on('error', (error: Error) => deps.log.error({ err: error }, 'koa error'))
+  return app
+}

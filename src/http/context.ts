@@ -1,0 +1,10 @@
+// What the middleware stack puts on ctx.state.
+
+import type { Logger } from 'pino'
+
+export interface ChorusState {
+  requestId: string
+  log: Logger
+  /** The route's name for metrics; unknown paths stay "unmatched". */
+  route: string
+}

@@ -1,0 +1,19 @@
+// The service's parts, as the routes see them.
+
+import type { Logger } from 'pino'
+import type { Runtime } from '../engine/index.js'
+import type { PoolManager } from '../pool/pool-manager.js'
+import type { ServiceConfig } from '../service/config.js'
+import type { ServiceMetrics } from '../service/metrics.js'
+import type { Synthesizer } from '../synthesis/synthesizer.js'
+import type { VoiceRegistry } from '../voices/registry.js'
+
+export interface ServiceDeps {
+  config: ServiceConfig
+  log: Logger
+  runtime: Runtime
+  registry: VoiceRegistry
+  pools: PoolManager
+  synthesizer: Synthesizer
+  metrics: ServiceMetrics
+}

@@ -1,0 +1,23 @@
+// After the router: a known path with another method is 405 with Allow;
+// anything else that no route answered is 404.
+
+import type Router from '@koa/router'
+import type { Middleware } from 'koa'
+import { MethodNotAllowedError, NotFoundError } from '../errors.js'
+import type { ChorusState } from './context.js'
+
+export function methodGuard (router: Router): Middleware<ChorusState> {
+  return async (ctx, next) => {
+    await next()
+    if (ctx.status !== 404 || ctx.body !== undefined) return
+    const matched = router.match(ctx.path, ctx.method)
+    const allow = [...new Set(matched.path.flatMap(layer => layer.methods))].sort()
+    if (allow.length === 0) throw new NotFoundError()
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204
+      ctx.set('Allow', [...allow, 'OPTIONS'].join(', '))
+      return
+    }
+    throw new MethodNotAllowedError(ctx.method, allow)
+  }
+}

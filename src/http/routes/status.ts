@@ -1,0 +1,34 @@
+// GET /health and GET /voices.
+
+import Router from '@koa/router'
+import type { ChorusState } from '../context.js'
+import type { ServiceDeps } from '../deps.js'
+import { describeVoices } from '../../service/voice-info.js'
+
+export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
+  const router = new Router<ChorusState>()
+  router.get('health', '/health', ctx => {
+    ctx.state.route = '/health'
+    const fallback = deps.synthesizer.defaultVoice()
+    ctx.body = {
+      status: 'ok',
+      default_voice: fallback.effective,
+      voices: deps.synthesizer.voiceNames(),
+      // The configured default, and whether it is installed: a missing default
+      // is reported here rather than hidden.
+      configured_default_voice: fallback.configured,
+      default_voice_installed: fallback.installed,
+      loaded_voices: [...deps.pools.loaded().keys()].sort(),
+      pending_requests: deps.synthesizer.pending
+    }
+  })
+  router.get('voices', '/voices', ctx => {
+    ctx.state.route = '/voices'
+    ctx.body = {
+      voices: deps.synthesizer.voiceNames(),
+      default_voice: deps.synthesizer.defaultVoice().effective,
+      details: describeVoices(deps)
+    }
+  })
+  return router
+}

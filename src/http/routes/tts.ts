@@ -1,0 +1,114 @@
+// POST /tts and POST /v1/tts: JSON in, audio/wav out. Non-streaming answers
+// carry an exact Content-Length; streaming ones (`"stream": true` or
+// ?stream=1) send the WAV header at once, with an open-ended length, then
+// each sentence's PCM as soon as it and all earlier sentences are ready.
+
+import { PassThrough } from 'node:stream'
+import Router from '@koa/router'
+import type { Context } from 'koa'
+import { joinSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader, encodeWav } from '../../engine/index.js'
+import { RequestTimeoutError, SynthesisCancelledError } from '../../errors.js'
+import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
+import { parseTtsRequest, type TtsRequest } from '../../synthesis/tts-request.js'
+import type { ChorusState } from '../context.js'
+import type { ServiceDeps } from '../deps.js'
+import { readJsonBody } from '../json-body.js'
+
+/** Room for the longest allowed text as JSON, with escapes. */
+function bodyLimit (maxTextLength: number): number {
+  return Math.max(64 * 1024, maxTextLength * 12)
+}
+
+class ClientGoneError extends SynthesisCancelledError {
+  constructor () {
+    super('The client closed the connection')
+  }
+}
+
+/** Aborts when the request's time is up or its client goes away. */
+function requestSignal (ctx: Context, timeoutMs: number): { signal: AbortSignal, done: () => void } {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new RequestTimeoutError()), timeoutMs)
+  const onClose = () => { if (!ctx.res.writableFinished) controller.abort(new ClientGoneError()) }
+  ctx.res.once('close', onClose)
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer)
+      ctx.res.off('close', onClose)
+    }
+  }
+}
+
+/** The abort's reason when the work was stopped from outside, else the error. */
+function outcome (error: unknown, signal: AbortSignal): unknown {
+  return signal.aborted && error instanceof SynthesisCancelledError ? signal.reason : error
+}
+
+export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
+  const { config, synthesizer, metrics } = deps
+  const router = new Router<ChorusState>()
+
+  function record (prepared: PreparedSynthesis, samples: number, startedMs: number): void {
+    const seconds = samples / prepared.sampleRate
+    metrics.audioSeconds.inc({ voice: prepared.voice.name }, seconds)
+    if (seconds > 0) metrics.realTimeFactor.observe({ voice: prepared.voice.name }, (performance.now() - startedMs) / 1000 / seconds)
+  }
+
+  async function respond (ctx: Context & { state: ChorusState }, request: TtsRequest, prepared: PreparedSynthesis, release: () => void): Promise<void> {
+    const { signal, done } = requestSignal(ctx, config.timeoutMs)
+    const started = performance.now()
+    const silence = silenceLength(prepared.sampleRate, prepared.settings.sentenceSilence)
+    if (!request.stream) {
+      try {
+        const sentences = await synthesizer.run(prepared, request.text, signal)
+        const pcm = joinSentences(sentences, silence)
+        record(prepared, pcm.length, started)
+        ctx.type = 'audio/wav'
+        ctx.body = encodeWav(pcm, prepared.sampleRate)
+      } catch (error) {
+        throw outcome(error, signal)
+      } finally {
+        done()
+        release()
+      }
+      return
+    }
+    const stream = new PassThrough()
+    ctx.type = 'audio/wav'
+    ctx.body = stream
+    stream.write(wavHeader(UNKNOWN_LENGTH, prepared.sampleRate))
+    let samples = 0
+    // The response is under way: synthesis continues after this handler returns.
+    synthesizer.run(prepared, request.text, signal, (pcm, index) => {
+      if (index > 0 && silence > 0) stream.write(Buffer.alloc(silence * 2))
+      stream.write(pcmBytes(pcm))
+      samples += pcm.length + (index > 0 ? silence : 0)
+    }).then(() => {
+      record(prepared, samples, started)
+      stream.end()
+    }, error => {
+      ctx.state.log.warn({ err: outcome(error, signal) }, 'streaming synthesis stopped')
+      stream.destroy()
+    }).finally(() => {
+      done()
+      release()
+    })
+  }
+
+  async function tts (ctx: Context & { state: ChorusState }): Promise<void> {
+    ctx.state.route = '/tts'
+    const body = await readJsonBody(ctx, bodyLimit(config.maxTextLength))
+    const stream = typeof ctx.query.stream === 'string' ? ctx.query.stream : undefined
+    const request = parseTtsRequest(body, config.maxTextLength, stream)
+    const prepared = synthesizer.prepare(request)
+    const release = synthesizer.admit()
+    ctx.state.log.info({ voice: prepared.voice.name, characters: request.text.length, sentences: prepared.phonemes.length, stream: request.stream }, 'synthesis')
+    ctx.state.log.debug({ text: request.text }, 'synthesis text')
+    await respond(ctx, request, prepared, release)
+  }
+
+  router.post('tts', '/tts', tts)
+  router.post('tts-v1', '/v1/tts', tts)
+  return router
+}

@@ -1,0 +1,60 @@
+// The TTS service's configuration: one typed object, read from the
+// environment once at start-up. A bad value stops the process with exit code
+// 2 and a message that names the variable (see cli.ts).
+
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '../package-root.js'
+import { CORES, EnvReader, type Env } from './env.js'
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export interface ServiceConfig {
+  host: string
+  port: number
+  voiceDir: string
+  defaultVoice: string
+  /** Whether TTS_DEFAULT_VOICE was set: only then is a missing default an error. */
+  defaultVoiceExplicit: boolean
+  /** Bounds one request from arrival to its last byte. */
+  timeoutMs: number
+  workersPerVoice: number
+  onnxThreads: number
+  maxLoadedVoices: number
+  /** Requests admitted at once (running or waiting); beyond it, 503. */
+  maxPending: number
+  maxTextLength: number
+  bundledVoiceDir: string
+  /** Copy bundled voices missing from voiceDir at start-up (off for a read-only volume). */
+  installBundled: boolean
+  rescanMs: number
+  cacheBytes: number
+  logLevel: typeof LOG_LEVELS[number]
+  ortLibrary?: string
+  espeakData?: string
+}
+
+export const DEFAULT_VOICE = 'en_US-lessac-medium'
+
+export function loadServiceConfig (env: Env): ServiceConfig {
+  const read = new EnvReader(env)
+  return {
+    host: read.string('TTS_HTTP_HOST', '0.0.0.0'),
+    port: read.integer('TTS_HTTP_PORT', 8995, 0, 65535),
+    voiceDir: read.string('TTS_VOICE_DIR', '/voices'),
+    defaultVoice: read.string('TTS_DEFAULT_VOICE', DEFAULT_VOICE),
+    defaultVoiceExplicit: read.has('TTS_DEFAULT_VOICE'),
+    timeoutMs: read.number('TTS_TIMEOUT_SECONDS', 60, 0.1, 3600) * 1000,
+    workersPerVoice: read.integer('TTS_WORKERS_PER_VOICE', CORES, 1, 256),
+    onnxThreads: read.integer('TTS_ONNX_THREADS', 1, 1, 256),
+    maxLoadedVoices: read.integer('TTS_MAX_LOADED_VOICES', 3, 1, 100),
+    maxPending: read.integer('TTS_MAX_PENDING', 64, 1, 100_000),
+    maxTextLength: read.integer('TTS_MAX_TEXT_LENGTH', 5000, 1, 1_000_000),
+    bundledVoiceDir: read.string('CHORUS_BUNDLED_VOICE_DIR', join(PACKAGE_ROOT, 'voices/bundled')),
+    installBundled: read.oneOf('CHORUS_INSTALL_BUNDLED', '1', ['0', '1']) === '1',
+    rescanMs: read.number('TTS_VOICE_RESCAN_SECONDS', 5, 0.1, 3600) * 1000,
+    cacheBytes: read.integer('TTS_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+    logLevel: read.oneOf('TTS_LOG_LEVEL', 'info', LOG_LEVELS),
+    ortLibrary: read.optionalString('CHORUS_ORT_LIBRARY'),
+    espeakData: read.optionalString('CHORUS_ESPEAK_DATA')
+  }
+}

@@ -1,0 +1,95 @@
+// Starts the TTS service: engine runtime, voice directory, worker pools,
+// HTTP server. close() stops accepting, lets requests in flight finish
+// (bounded by the request timeout), then stops the pools.
+
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Logger } from 'pino'
+import { initRuntime } from '../engine/index.js'
+import { createApp } from '../http/app.js'
+import { PoolManager } from '../pool/pool-manager.js'
+import { Synthesizer } from '../synthesis/synthesizer.js'
+import { VoiceRegistry } from '../voices/registry.js'
+import type { ServiceConfig } from './config.js'
+import { ServiceMetrics } from './metrics.js'
+import type { ServiceDeps } from '../http/deps.js'
+
+export interface RunningService {
+  server: Server
+  url: string
+  deps: ServiceDeps
+  close: () => Promise<void>
+}
+
+export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
+  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
+  await registry.start()
+  const pools = new PoolManager({
+    workers: config.workersPerVoice,
+    onnxThreads: config.onnxThreads,
+    maxLoadedVoices: config.maxLoadedVoices,
+    ortLibrary: config.ortLibrary,
+    espeakData: config.espeakData
+  }, log)
+  // A removed or replaced voice's pool goes; requests already on it finish.
+  registry.on('removed', name => pools.retire(name, 'voice removed'))
+  registry.on('changed', voice => pools.retire(voice.name, 'voice files changed'))
+  const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
+  const metrics = new ServiceMetrics({
+    pendingRequests: () => synthesizer.pending,
+    queuedSentences: () => [...pools.loaded().values()].reduce((sum, pool) => sum + pool.queueSize, 0),
+    loadedVoices: () => pools.loadedCount,
+    cacheBytes: () => 0
+  })
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics }
+
+  const fallback = synthesizer.defaultVoice()
+  if (!fallback.installed) {
+    log.warn({ configured: fallback.configured, effective: fallback.effective, explicit: config.defaultVoiceExplicit },
+      config.defaultVoiceExplicit
+        ? 'the default voice is not installed: requests without "voice" fail until it is'
+        : 'the default voice is not installed: speaking with the built-in voice')
+  }
+  const defaultVoice = registry.get(fallback.effective)
+  if (defaultVoice !== undefined) {
+    try {
+      (await pools.acquire(defaultVoice)).release()
+    } catch (error) {
+      log.error({ err: error, voice: defaultVoice.name }, 'the default voice failed to load')
+    }
+  }
+
+  const server = createServer(createApp(deps).callback())
+  // Slow clients cannot hold a request open longer than synthesis may take.
+  server.requestTimeout = config.timeoutMs + 5000
+  server.headersTimeout = Math.min(60_000, server.requestTimeout)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`
+  log.info({ url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
+
+  let closing: Promise<void> | undefined
+  const close = async (): Promise<void> => {
+    closing ??= (async () => {
+      log.info('shutting down: finishing requests in flight')
+      const closed = new Promise<void>(resolve => server.close(() => resolve()))
+      server.closeIdleConnections()
+      const deadline = setTimeout(() => server.closeAllConnections(), config.timeoutMs)
+      await closed
+      clearTimeout(deadline)
+      registry.close()
+      await pools.close()
+      log.info('stopped')
+    })()
+    return await closing
+  }
+  return { server, url, deps, close }
+}

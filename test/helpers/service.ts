@@ -1,0 +1,73 @@
+// Starts a real service on 127.0.0.1:0 over a private copy of the test
+// voices, so tests may add and remove voices freely.
+
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { loadServiceConfig } from '../../src/service/config.js'
+import { createLogger } from '../../src/service/logger.js'
+import { startService, type RunningService } from '../../src/service/server.js'
+import { testVoiceDir } from './voices.js'
+
+export interface TestService extends RunningService {
+  voiceDir: string
+  /** Every log line so far, parsed. */
+  logs: Array<Record<string, unknown>>
+  stop: () => Promise<void>
+}
+
+export async function startTestService (env: Record<string, string> = {}, voices?: string[]): Promise<TestService> {
+  const source = await testVoiceDir()
+  const voiceDir = await mkdtemp(join(tmpdir(), 'chorus-voices-'))
+  const names = voices ?? ['en_US-probe-medium', 'en_GB-probemulti-medium', 'en_US-probeslow-medium']
+  for (const name of names) {
+    await cp(join(source, `${name}.onnx`), join(voiceDir, `${name}.onnx`))
+    await cp(join(source, `${name}.onnx.json`), join(voiceDir, `${name}.onnx.json`))
+  }
+  const logs: Array<Record<string, unknown>> = []
+  const sink = new Writable({
+    write (chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line !== '') logs.push(JSON.parse(line))
+      done()
+    }
+  })
+  const config = loadServiceConfig({
+    TTS_HTTP_HOST: '127.0.0.1',
+    TTS_HTTP_PORT: '0',
+    TTS_VOICE_DIR: voiceDir,
+    TTS_DEFAULT_VOICE: 'en_US-probe-medium',
+    TTS_WORKERS_PER_VOICE: '2',
+    TTS_VOICE_RESCAN_SECONDS: '0.2',
+    ...env
+  })
+  const service = await startService(config, createLogger('debug', sink))
+  return {
+    ...service,
+    voiceDir,
+    logs,
+    stop: async () => {
+      await service.close()
+      await rm(voiceDir, { recursive: true, force: true })
+    }
+  }
+}
+
+export interface Reply {
+  status: number
+  headers: Headers
+  body: Buffer
+  json: any
+}
+
+/** One HTTP exchange, body read whole. */
+export async function request (url: string, init: RequestInit = {}): Promise<Reply> {
+  const response = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(30_000) })
+  const body = Buffer.from(await response.arrayBuffer())
+  const isJson = (response.headers.get('content-type') ?? '').includes('json')
+  return { status: response.status, headers: response.headers, body, json: isJson ? JSON.parse(body.toString()) : undefined }
+}
+
+export async function postTts (base: string, body: unknown, path = '/tts'): Promise<Reply> {
+  return await request(base + path, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } })
+}

@@ -1,0 +1,109 @@
+// Voices come and go with their files; broken ones are left out and logged;
+// the default-voice rules.
+
+import { copyFile, rm, writeFile, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t from 'tap'
+import { postTts, request, startTestService } from '../helpers/service.js'
+import { testVoiceDir } from '../helpers/voices.js'
+
+const source = await testVoiceDir()
+
+async function until (what: string, check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
+
+t.test('dropping a voice in adds it; removing it takes it away, without a restart', async t => {
+  const service = await startTestService({}, ['en_US-probe-medium'])
+  t.teardown(() => service.stop())
+  const voices = async () => (await request(service.url + '/health')).json.voices as string[]
+  t.notOk((await voices()).includes('pt_BR-probe-medium'))
+  await copyFile(join(source, 'pt_BR-probe-medium.onnx'), join(service.voiceDir, 'pt_BR-probe-medium.onnx'))
+  await copyFile(join(source, 'pt_BR-probe-medium.onnx.json'), join(service.voiceDir, 'pt_BR-probe-medium.onnx.json'))
+  await until('the new voice', async () => (await voices()).includes('pt_BR-probe-medium'))
+  t.equal((await postTts(service.url, { text: 'Olá, tudo bem?', voice: 'pt_BR-probe-medium' })).status, 200)
+  t.equal((await request(service.url + '/voices')).json.details.find((v: { name: string }) => v.name === 'pt_BR-probe-medium').loaded, true)
+
+  await rm(join(service.voiceDir, 'pt_BR-probe-medium.onnx'))
+  await until('the removal', async () => !(await voices()).includes('pt_BR-probe-medium'))
+  const gone = await postTts(service.url, { text: 'Olá.', voice: 'pt_BR-probe-medium' })
+  t.equal(gone.status, 400)
+  t.equal(gone.json.error, 'Voice model not found: pt_BR-probe-medium')
+  await until('the pool to unload', async () => !service.deps.pools.isLoaded('pt_BR-probe-medium'))
+})
+
+t.test('requests already running on a removed voice finish', async t => {
+  const service = await startTestService({}, ['en_US-probe-medium', 'en_US-probeslow-medium'])
+  t.teardown(() => service.stop())
+  const running = postTts(service.url, { text: 'One. Two.', voice: 'en_US-probeslow-medium' })
+  await new Promise(resolve => setTimeout(resolve, 300))
+  await rm(join(service.voiceDir, 'en_US-probeslow-medium.onnx.json'))
+  await service.deps.registry.rescan()
+  const reply = await running
+  t.equal(reply.status, 200, 'the request that was running completed')
+  t.equal(reply.headers.get('content-type'), 'audio/wav')
+})
+
+t.test('half-present and broken voices are left out, logged once, and crash nothing', async t => {
+  const service = await startTestService({}, ['en_US-probe-medium'])
+  t.teardown(() => service.stop())
+  const dir = service.voiceDir
+  const config = await readFile(join(source, 'en_US-probe-medium.onnx.json'))
+  await copyFile(join(source, 'en_US-probe-medium.onnx'), join(dir, 'en_US-onlymodel-medium.onnx'))
+  await writeFile(join(dir, 'en_US-onlyconfig-medium.onnx.json'), config)
+  await copyFile(join(source, 'en_US-probe-medium.onnx'), join(dir, 'en_US-badjson-medium.onnx'))
+  await writeFile(join(dir, 'en_US-badjson-medium.onnx.json'), '{"audio": {')
+  await copyFile(join(source, 'en_US-probe-medium.onnx'), join(dir, 'en_US-norate-medium.onnx'))
+  await writeFile(join(dir, 'en_US-norate-medium.onnx.json'), JSON.stringify({ ...JSON.parse(String(config)), audio: { sample_rate: -1 } }))
+  await writeFile(join(dir, 'en_US-empty-medium.onnx'), '')
+  await writeFile(join(dir, 'en_US-empty-medium.onnx.json'), config)
+  await copyFile(join(source, 'en_US-probe-medium.onnx'), join(dir, 'not a voice.onnx'))
+  await writeFile(join(dir, 'not a voice.onnx.json'), config)
+  await service.deps.registry.rescan()
+  await service.deps.registry.rescan()
+  const health = await request(service.url + '/health')
+  t.same(health.json.voices, ['en_US-espeak-low', 'en_US-probe-medium'])
+  const leftOut = service.logs.filter(line => line.msg === 'voice left out')
+  const reasons = new Map(leftOut.map(line => [line.voice as string, line.reason as string]))
+  t.match(reasons.get('en_US-onlymodel-medium'), /en_US-onlymodel-medium\.onnx\.json is missing/)
+  t.match(reasons.get('en_US-onlyconfig-medium'), /en_US-onlyconfig-medium\.onnx is missing/)
+  t.match(reasons.get('en_US-badjson-medium'), /not valid JSON/)
+  t.match(reasons.get('en_US-norate-medium'), /Expected a positive integer for audio\.sample_rate but received -1/)
+  t.match(reasons.get('en_US-empty-medium'), /empty/)
+  t.match(reasons.get('not a voice'), /not a valid voice name/)
+  const distinct = new Set(leftOut.map(line => `${line.voice}: ${line.reason}`))
+  t.equal(leftOut.length, distinct.size, 'each reason is logged once, not on every rescan')
+  t.equal((await postTts(service.url, { text: 'Still fine.' })).status, 200)
+})
+
+t.test('default voice not installed and not configured: the built-in voice speaks', async t => {
+  const service = await startTestService({ TTS_DEFAULT_VOICE: '' }, [])
+  t.teardown(() => service.stop())
+  const health = await request(service.url + '/health')
+  t.match(health.json, { default_voice: 'en_US-espeak-low', configured_default_voice: 'en_US-lessac-medium', default_voice_installed: false, voices: ['en_US-espeak-low'] })
+  const reply = await postTts(service.url, { text: 'Hello from a fresh machine.' })
+  t.equal(reply.status, 200)
+  t.ok(reply.body.length > 44 + 22050, 'about a second of speech or more')
+  const named = await postTts(service.url, { text: 'Hi.', voice: 'en_US-lessac-medium' })
+  t.equal(named.status, 400, 'an explicitly named voice never falls back')
+  t.ok(service.logs.some(line => line.msg === 'the default voice is not installed: speaking with the built-in voice'))
+})
+
+t.test('default voice set explicitly but not installed: an error until it is installed', async t => {
+  const service = await startTestService({ TTS_DEFAULT_VOICE: 'pt_BR-probe-medium' }, ['en_US-probe-medium'])
+  t.teardown(() => service.stop())
+  const health = await request(service.url + '/health')
+  t.match(health.json, { status: 'ok', default_voice: 'pt_BR-probe-medium', default_voice_installed: false })
+  const reply = await postTts(service.url, { text: 'Hi.' })
+  t.equal(reply.status, 400)
+  t.equal(reply.json.error, 'Voice model not found: pt_BR-probe-medium')
+  t.ok(service.logs.some(line => line.msg === 'the default voice is not installed: requests without "voice" fail until it is'))
+  await copyFile(join(source, 'pt_BR-probe-medium.onnx'), join(service.voiceDir, 'pt_BR-probe-medium.onnx'))
+  await copyFile(join(source, 'pt_BR-probe-medium.onnx.json'), join(service.voiceDir, 'pt_BR-probe-medium.onnx.json'))
+  await service.deps.registry.rescan()
+  t.equal((await postTts(service.url, { text: 'Olá.' })).status, 200)
+})
