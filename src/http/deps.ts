@@ -5,6 +5,7 @@ import type { Runtime } from '../engine/index.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ServiceConfig } from '../service/config.js'
 import type { ServiceMetrics } from '../service/metrics.js'
+import type { PhraseCache } from '../synthesis/phrase-cache.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
 import type { VoiceRegistry } from '../voices/registry.js'
 
@@ -15,5 +16,6 @@ export interface ServiceDeps {
   registry: VoiceRegistry
   pools: PoolManager
   synthesizer: Synthesizer
+  cache: PhraseCache
   metrics: ServiceMetrics
 }

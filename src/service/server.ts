@@ -8,6 +8,7 @@ import type { Logger } from 'pino'
 import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
 import { PoolManager } from '../pool/pool-manager.js'
+import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import type { ServiceConfig } from './config.js'
@@ -32,17 +33,25 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData
   }, log)
-  // A removed or replaced voice's pool goes; requests already on it finish.
-  registry.on('removed', name => pools.retire(name, 'voice removed'))
-  registry.on('changed', voice => pools.retire(voice.name, 'voice files changed'))
+  const cache = new PhraseCache(config.cacheBytes)
+  // A removed or replaced voice's pool goes (requests already on it finish),
+  // and so does its cached audio.
+  registry.on('removed', name => {
+    pools.retire(name, 'voice removed')
+    cache.dropVoice(name)
+  })
+  registry.on('changed', voice => {
+    pools.retire(voice.name, 'voice files changed')
+    cache.dropVoice(voice.name)
+  })
   const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
   const metrics = new ServiceMetrics({
     pendingRequests: () => synthesizer.pending,
     queuedSentences: () => [...pools.loaded().values()].reduce((sum, pool) => sum + pool.queueSize, 0),
     loadedVoices: () => pools.loadedCount,
-    cacheBytes: () => 0
+    cacheBytes: () => cache.bytes
   })
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics }
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {

@@ -1,6 +1,6 @@
 // Turns a checked TtsRequest into audio: picks the voice (default rules
-// included), phonemizes on this thread, spreads the sentences over the
-// voice's workers in parallel and hands them back in order.
+// included) and settings, then phonemizes on this thread, spreads the
+// sentences over the voice's workers in parallel and hands them back in order.
 
 import type { Logger } from 'pino'
 import { resolveSynthesisConfig, type Runtime, type SynthesisConfig, LIMITS } from '../engine/index.js'
@@ -20,8 +20,6 @@ export interface PreparedSynthesis {
   voice: ResolvedVoice
   sampleRate: number
   settings: SynthesisConfig
-  /** Piper voices: phoneme codepoints per sentence. */
-  phonemes: Uint32Array[]
 }
 
 export type SentenceSink = (pcm: Int16Array, index: number) => void
@@ -71,7 +69,8 @@ export class Synthesizer {
     return { kind: 'piper', name, voice }
   }
 
-  /** Everything that can fail on bad input, before any work is queued. */
+  /** Everything that can fail on bad input, before any work is queued.
+   * Cheap: a cache hit is decided on what this returns. */
   prepare (request: TtsRequest): PreparedSynthesis {
     const voice = this.resolveVoice(request.voice)
     const overrides = {
@@ -91,11 +90,11 @@ export class Synthesizer {
       if (request.speaker !== undefined && request.speaker !== 0) {
         throw invalid('0 (the built-in voice has one speaker)', 'speaker', request.speaker)
       }
-      return { voice, sampleRate: this.runtime.espeakSampleRate, settings, phonemes: [] }
+      return { voice, sampleRate: this.runtime.espeakSampleRate, settings }
     }
     const config = voice.voice.config
     const settings = resolveSynthesisConfig({ ...overrides, speaker: request.speaker }, config)
-    return { voice, sampleRate: config.sampleRate, settings, phonemes: sentencePhonemes(this.runtime.binding, request.text, config) }
+    return { voice, sampleRate: config.sampleRate, settings }
   }
 
   /** Admits one more request or refuses at once with 503. Call the returned
@@ -120,12 +119,13 @@ export class Synthesizer {
     if (prepared.voice.kind === 'builtin') {
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onSentence)
     }
+    const phonemes = sentencePhonemes(this.runtime.binding, text, prepared.voice.voice.config)
     const { pool, release } = await this.pools.acquire(prepared.voice.voice)
     const sentences: Int16Array[] = []
     let missing = 0
     try {
       // All sentences are queued at once so they spread over the workers.
-      const pending = prepared.phonemes.map(phonemes => pool.run(phonemes, prepared.settings, signal))
+      const pending = phonemes.map(sentence => pool.run(sentence, prepared.settings, signal))
       // Keep a later failure from surfacing as an unhandled rejection while we
       // wait on an earlier sentence; each is awaited in order below.
       for (const p of pending) p.catch(() => {})

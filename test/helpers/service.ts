@@ -39,6 +39,8 @@ export async function startTestService (env: Record<string, string> = {}, voices
     TTS_DEFAULT_VOICE: 'en_US-probe-medium',
     TTS_WORKERS_PER_VOICE: '2',
     TTS_VOICE_RESCAN_SECONDS: '0.2',
+    // Off unless a test is about the cache: a hit would hide the work under test.
+    TTS_CACHE_BYTES: '0',
     ...env
   })
   const service = await startService(config, createLogger('debug', sink))

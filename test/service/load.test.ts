@@ -49,33 +49,34 @@ t.test('a full queue answers 503 at once, with Retry-After', async t => {
   t.equal(refused.status, 503)
   t.match(refused.json, { error: /busy/, code: 'ERR_OVERLOADED' })
   t.match(refused.headers.get('retry-after'), /^\d+$/)
-  t.ok(elapsed < 200, `refused at once (${elapsed.toFixed(0)} ms)`)
+  t.ok(elapsed < 1000, `refused at once (${elapsed.toFixed(0)} ms), not after the slow work ahead`)
   const done = await Promise.all(slow)
   t.same(done.map(r => r.status), [200, 200], 'what was admitted is not lost')
   t.equal((await postTts(service.url, { text: 'Hi.' })).status, 200, 'room again afterwards')
 })
 
 t.test('TTS_TIMEOUT_SECONDS: 504, the computation stops, the worker keeps serving', async t => {
-  // The slow voice is the default, so it loads at start-up, before the clock runs.
-  const service = await startTestService({ TTS_TIMEOUT_SECONDS: '1.2', TTS_WORKERS_PER_VOICE: '1', TTS_DEFAULT_VOICE: 'en_US-probeslow-medium' }, ['en_US-probe-medium', 'en_US-probeslow-medium'])
+  // The slow voice is the default, so it loads at start-up, before the clock
+  // runs. One worker: the timed-out request's sentences would queue ahead of
+  // the next request unless they were really stopped. Figures are ratios to
+  // a measured sentence, so a loaded machine does not change the verdict.
+  const service = await startTestService({ TTS_TIMEOUT_SECONDS: '3', TTS_WORKERS_PER_VOICE: '1', TTS_DEFAULT_VOICE: 'en_US-probeslow-medium' }, ['en_US-probe-medium', 'en_US-probeslow-medium'])
   t.teardown(() => service.stop())
-  // Time one sentence.
   const warm = performance.now()
   t.equal((await postTts(service.url, { text: 'One.', voice: 'en_US-probeslow-medium' })).status, 200)
   const sentenceMs = performance.now() - warm
+  const long = Array.from({ length: 16 }, (_, i) => `Sentence ${i + 1}.`).join(' ')
   const started = performance.now()
-  const timedOut = await postTts(service.url, { text: 'One. Two. Three. Four. Five. Six.', voice: 'en_US-probeslow-medium' })
+  const timedOut = await postTts(service.url, { text: long, voice: 'en_US-probeslow-medium' })
   const elapsed = performance.now() - started
   t.equal(timedOut.status, 504)
   t.same(timedOut.json, { error: 'TTS request timed out', code: 'ERR_TIMEOUT' })
-  t.ok(elapsed >= 1150 && elapsed < 2500, `answered when the time was up (${elapsed.toFixed(0)} ms)`)
-  // With one worker, the next request could only start early if the timed
-  // out computation really stopped.
+  t.ok(elapsed >= 2950 && elapsed < 3000 + 2 * sentenceMs, `answered when the time was up (${elapsed.toFixed(0)} ms)`)
   const next = performance.now()
   const after = await postTts(service.url, { text: 'One.', voice: 'en_US-probeslow-medium' })
   const afterMs = performance.now() - next
   t.equal(after.status, 200, 'the same worker and voice serve the next request')
-  t.ok(afterMs < sentenceMs * 2 + 300, `no leftover work ahead of it (${afterMs.toFixed(0)} ms, one sentence ${sentenceMs.toFixed(0)} ms)`)
+  t.ok(afterMs < sentenceMs * 3, `no leftover work ahead of it (${afterMs.toFixed(0)} ms, one sentence ${sentenceMs.toFixed(0)} ms)`)
   t.equal(service.logs.filter(line => line.msg === 'voice loaded' && line.voice === 'en_US-probeslow-medium').length, 1, 'the voice was loaded once, never reloaded')
 })
 
@@ -102,7 +103,7 @@ t.test('a client that disconnects cancels its work', async t => {
   const next = performance.now()
   t.equal((await postTts(service.url, { text: 'One.', voice: 'en_US-probeslow-medium' })).status, 200)
   const nextMs = performance.now() - next
-  t.ok(nextMs < sentenceMs * 2 + 300, `the abandoned work did not run (${nextMs.toFixed(0)} ms for one sentence of ${sentenceMs.toFixed(0)} ms)`)
+  t.ok(nextMs < sentenceMs * 3, `the abandoned work (six sentences) did not run (${nextMs.toFixed(0)} ms for one sentence of ${sentenceMs.toFixed(0)} ms)`)
   const metrics = (await request(service.url + '/metrics')).body.toString()
   t.match(metrics, /chorus_http_requests_total\{route="\/tts",method="POST",status="499"\} 1/)
 })

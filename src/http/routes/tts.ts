@@ -3,11 +3,12 @@
 // ?stream=1) send the WAV header at once, with an open-ended length, then
 // each sentence's PCM as soon as it and all earlier sentences are ready.
 
-import { PassThrough } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import { joinSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader, encodeWav } from '../../engine/index.js'
 import { RequestTimeoutError, SynthesisCancelledError } from '../../errors.js'
+import { cacheKey, type CachedAudio } from '../../synthesis/phrase-cache.js'
 import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
@@ -46,7 +47,7 @@ function outcome (error: unknown, signal: AbortSignal): unknown {
 }
 
 export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
-  const { config, synthesizer, metrics } = deps
+  const { config, synthesizer, metrics, cache } = deps
   const router = new Router<ChorusState>()
 
   function record (prepared: PreparedSynthesis, samples: number, startedMs: number): void {
@@ -55,17 +56,29 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
     if (seconds > 0) metrics.realTimeFactor.observe({ voice: prepared.voice.name }, (performance.now() - startedMs) / 1000 / seconds)
   }
 
-  async function respond (ctx: Context & { state: ChorusState }, request: TtsRequest, prepared: PreparedSynthesis, release: () => void): Promise<void> {
+  function sendCached (ctx: Context, hit: CachedAudio, stream: boolean): void {
+    ctx.type = 'audio/wav'
+    // A streaming client gets the same framing as a fresh stream.
+    ctx.body = stream ? Readable.from([wavHeader(UNKNOWN_LENGTH, hit.sampleRate), hit.wav.subarray(44)]) : hit.wav
+  }
+
+  function remember (key: string | undefined, sentences: Int16Array[], prepared: PreparedSynthesis, silence: number): Buffer {
+    const wav = encodeWav(joinSentences(sentences, silence), prepared.sampleRate)
+    if (key !== undefined) cache.set(key, { wav, sampleRate: prepared.sampleRate })
+    return wav
+  }
+
+  async function respond (ctx: Context & { state: ChorusState }, request: TtsRequest, prepared: PreparedSynthesis, key: string | undefined, release: () => void): Promise<void> {
     const { signal, done } = requestSignal(ctx, config.timeoutMs)
     const started = performance.now()
     const silence = silenceLength(prepared.sampleRate, prepared.settings.sentenceSilence)
     if (!request.stream) {
       try {
         const sentences = await synthesizer.run(prepared, request.text, signal)
-        const pcm = joinSentences(sentences, silence)
-        record(prepared, pcm.length, started)
+        const wav = remember(key, sentences, prepared, silence)
+        record(prepared, (wav.length - 44) / 2, started)
         ctx.type = 'audio/wav'
-        ctx.body = encodeWav(pcm, prepared.sampleRate)
+        ctx.body = wav
       } catch (error) {
         throw outcome(error, signal)
       } finally {
@@ -84,9 +97,10 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
       if (index > 0 && silence > 0) stream.write(Buffer.alloc(silence * 2))
       stream.write(pcmBytes(pcm))
       samples += pcm.length + (index > 0 ? silence : 0)
-    }).then(() => {
+    }).then(sentences => {
       record(prepared, samples, started)
       stream.end()
+      if (key !== undefined) remember(key, sentences, prepared, silence)
     }, error => {
       ctx.state.log.warn({ err: outcome(error, signal) }, 'streaming synthesis stopped')
       stream.destroy()
@@ -102,10 +116,20 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
     const stream = typeof ctx.query.stream === 'string' ? ctx.query.stream : undefined
     const request = parseTtsRequest(body, config.maxTextLength, stream)
     const prepared = synthesizer.prepare(request)
+    const version = prepared.voice.kind === 'piper' ? prepared.voice.voice.version : 'builtin'
+    const key = cache.enabled ? cacheKey(prepared.voice.name, version, prepared.settings, request.text) : undefined
+    // A hit needs no worker, so it is served even when the queue is full.
+    const hit = key === undefined ? undefined : cache.get(key)
+    if (hit !== undefined) {
+      metrics.cacheHits.inc()
+      sendCached(ctx, hit, request.stream)
+      return
+    }
+    if (key !== undefined) metrics.cacheMisses.inc()
     const release = synthesizer.admit()
-    ctx.state.log.info({ voice: prepared.voice.name, characters: request.text.length, sentences: prepared.phonemes.length, stream: request.stream }, 'synthesis')
+    ctx.state.log.info({ voice: prepared.voice.name, characters: request.text.length, stream: request.stream }, 'synthesis')
     ctx.state.log.debug({ text: request.text }, 'synthesis text')
-    await respond(ctx, request, prepared, release)
+    await respond(ctx, request, prepared, key, release)
   }
 
   router.post('tts', '/tts', tts)

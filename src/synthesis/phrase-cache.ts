@@ -1,0 +1,80 @@
+// An LRU of finished audio, bounded in bytes. Bots repeat greetings and stock
+// phrases; a hit answers from memory instead of a synthesis. The key holds
+// everything that shapes the audio: voice (and the version of its files),
+// speaker, every synthesis setting and the text. Audio is cached as a whole
+// WAV file, so a hit costs a map lookup and a write.
+
+import type { SynthesisConfig } from '../engine/index.js'
+
+export interface CachedAudio {
+  /** A complete WAV file (exact sizes). */
+  wav: Buffer
+  sampleRate: number
+}
+
+/** Runs of spaces and tabs are one space to espeak; newlines are kept, since
+ * they can end clauses. */
+export function normaliseText (text: string): string {
+  return text.normalize('NFC').replace(/[ \t]+/g, ' ').trim()
+}
+
+export function cacheKey (voice: string, voiceVersion: string, settings: SynthesisConfig, text: string): string {
+  return JSON.stringify([voice, voiceVersion, settings.speakerId, settings.noiseScale, settings.lengthScale,
+    settings.noiseW, settings.sentenceSilence, normaliseText(text)])
+}
+
+export class PhraseCache {
+  private readonly entries = new Map<string, CachedAudio>()
+  private used = 0
+
+  constructor (readonly maxBytes: number) {}
+
+  get enabled (): boolean {
+    return this.maxBytes > 0
+  }
+
+  get bytes (): number {
+    return this.used
+  }
+
+  get size (): number {
+    return this.entries.size
+  }
+
+  get (key: string): CachedAudio | undefined {
+    const hit = this.entries.get(key)
+    if (hit !== undefined) {
+      // Most recently used goes to the end of the Map's order.
+      this.entries.delete(key)
+      this.entries.set(key, hit)
+    }
+    return hit
+  }
+
+  set (key: string, audio: CachedAudio): void {
+    const cost = audio.wav.length + key.length * 2
+    if (cost > this.maxBytes) return
+    const previous = this.entries.get(key)
+    if (previous !== undefined) {
+      this.entries.delete(key)
+      this.used -= previous.wav.length + key.length * 2
+    }
+    this.entries.set(key, audio)
+    this.used += cost
+    for (const [oldest, entry] of this.entries) {
+      if (this.used <= this.maxBytes) break
+      this.entries.delete(oldest)
+      this.used -= entry.wav.length + oldest.length * 2
+    }
+  }
+
+  /** Drops every entry of a voice (its files changed or it was removed). */
+  dropVoice (voice: string): void {
+    for (const [key, entry] of this.entries) {
+      if ((JSON.parse(key) as string[])[0] === voice) {
+        this.entries.delete(key)
+        this.used -= entry.wav.length + key.length * 2
+      }
+    }
+  }
+}
