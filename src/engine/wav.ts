@@ -35,7 +35,23 @@ export function pcmBytes (pcm: Int16Array): Buffer {
 
 /** A complete WAV file. */
 export function encodeWav (pcm: Int16Array, sampleRate: number): Buffer {
-  return Buffer.concat([wavHeader(pcm.byteLength, sampleRate), pcmBytes(pcm)])
+  return encodeWavSentences([pcm], 0, sampleRate)
+}
+
+/** A complete WAV file of sentences with `silenceSamples` zero samples
+ * between consecutive ones: the PCM is written once, straight into the
+ * file's buffer, with no intermediate joined copy. */
+export function encodeWavSentences (sentences: readonly Int16Array[], silenceSamples: number, sampleRate: number): Buffer {
+  const samples = sentences.reduce((sum, s) => sum + s.length, 0) + Math.max(0, sentences.length - 1) * silenceSamples
+  const wav = Buffer.alloc(WAV_HEADER_BYTES + samples * 2)
+  wavHeader(samples * 2, sampleRate).copy(wav, 0)
+  let offset = WAV_HEADER_BYTES
+  sentences.forEach((sentence, i) => {
+    if (i > 0) offset += silenceSamples * 2
+    pcmBytes(sentence).copy(wav, offset)
+    offset += sentence.byteLength
+  })
+  return wav
 }
 
 export interface WavInfo {

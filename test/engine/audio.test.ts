@@ -1,6 +1,6 @@
 import t from 'tap'
 import {
-  encodeWav, floatToPcm16, joinSentences, parseWav, silenceLength, UNKNOWN_LENGTH, wavHeader
+  encodeWav, encodeWavSentences, floatToPcm16, joinSentences, parseWav, silenceLength, UNKNOWN_LENGTH, wavHeader
 } from '../../src/engine/index.js'
 
 t.test('float to PCM: peak-normalised, scaled by 32767, truncated', async t => {
@@ -49,6 +49,15 @@ t.test('WAV header fields', async t => {
   const info = parseWav(wav)
   t.match(info, { sampleRate: 22050, channels: 1, bitsPerSample: 16, dataOffset: 44, dataBytes: 6 })
   t.equal(info.duration, 3 / 22050)
+})
+
+t.test('sentences are written once into the WAV, silence between them', async t => {
+  const sentences = [Int16Array.of(1, 2), Int16Array.of(3), Int16Array.of(4, 5)]
+  const direct = encodeWavSentences(sentences, 2, 16000)
+  t.ok(direct.equals(encodeWav(joinSentences(sentences, 2), 16000)), 'same bytes as join + encode')
+  t.equal(direct.readUInt32LE(40), 9 * 2)
+  t.same(Array.from(new Int16Array(direct.buffer.slice(direct.byteOffset + 44, direct.byteOffset + direct.length))), [1, 2, 0, 0, 3, 0, 0, 4, 5])
+  t.equal(encodeWavSentences([], 5, 16000).length, 44, 'no sentences: an empty WAV')
 })
 
 t.test('streaming header announces an unknown length', async t => {

@@ -6,7 +6,7 @@
 import { PassThrough, Readable } from 'node:stream'
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import { joinSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader, encodeWav } from '../../engine/index.js'
+import { encodeWavSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader } from '../../engine/index.js'
 import { RequestTimeoutError, SynthesisCancelledError } from '../../errors.js'
 import { cacheKey, type CachedAudio } from '../../synthesis/phrase-cache.js'
 import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
@@ -63,7 +63,7 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
   }
 
   function remember (key: string | undefined, sentences: Int16Array[], prepared: PreparedSynthesis, silence: number): Buffer {
-    const wav = encodeWav(joinSentences(sentences, silence), prepared.sampleRate)
+    const wav = encodeWavSentences(sentences, silence, prepared.sampleRate)
     if (key !== undefined) cache.set(key, { wav, sampleRate: prepared.sampleRate })
     return wav
   }
