@@ -76,3 +76,30 @@ t.test('usage errors exit 2', async t => {
   t.equal(missingVoice.code, 1)
   t.match(missingVoice.stderr, /Voice model not found: en_US-nobody-medium/)
 })
+
+t.test('chorus serve stops gracefully on SIGTERM with exit code 0', async t => {
+  const { spawn } = await import('node:child_process')
+  const { createServer } = await import('node:net')
+  // A free port: bind to 0, read it, let it go.
+  const port = await new Promise<number>(resolve => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: String(port), TTS_VOICE_DIR: await testVoiceDir(), TTS_DEFAULT_VOICE: 'en_US-probe-medium', TTS_WORKERS_PER_VOICE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  child.stdout.on('data', chunk => { output += String(chunk) })
+  const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
+  const deadline = Date.now() + 30_000
+  while (!output.includes('"listening"') && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 100))
+  const health = await fetch(`http://127.0.0.1:${port}/health`)
+  t.equal(health.status, 200)
+  child.kill('SIGTERM')
+  t.equal(await exited, 0)
+  t.match(output, /"signal":"SIGTERM"/)
+  t.match(output, /"msg":"stopped"/)
+})
