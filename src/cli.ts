@@ -4,6 +4,7 @@
 //   voices install-bundled     copy bundled voices missing from TTS_VOICE_DIR
 //   tools [--stdio] [flags]    the bot spawner tool server (MCP)
 //   spawner [flags]            the reference bot spawner
+//   bench [targets|compare]    the load-test harness (see README, Benchmarks)
 // Returns the exit code: 2 for bad configuration or usage.
 
 import { ChorusError, ConfigError } from './errors.js'
@@ -14,7 +15,9 @@ const USAGE = `usage: chorus <command>
       [--noise-w X] [--sentence-silence S] [--voice-dir DIR] -o FILE.wav
   voices install-bundled                  copy bundled voices into TTS_VOICE_DIR
   tools [--stdio] [flags]                 bot spawner tools over MCP (see README)
-  spawner [flags]                         the reference bot spawner`
+  spawner [flags]                         the reference bot spawner
+  bench [flags] | bench targets | bench compare a.json b.json
+                                          the load-test harness (chorus bench --help)`
 
 export async function main (argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv
@@ -25,6 +28,7 @@ export async function main (argv: string[]): Promise<number | undefined> {
       case 'voices': return await (await import('./commands/voices.js')).voices(rest, process.env)
       case 'tools': return await (await import('./tools/cli.js')).runToolsCommand(rest)
       case 'spawner': return await (await import('./spawner/cli.js')).runSpawnerCommand(rest)
+      case 'bench': return await (await import('./bench/cli.js')).runBenchCommand(rest)
       case undefined:
       case '--help':
       case 'help':

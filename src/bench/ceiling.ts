@@ -1,0 +1,166 @@
+// The bare-engine ceiling: the same voice on the same machine, one worker
+// thread per core each with one intra-op thread, running ONNX Runtime on the
+// phoneme ids of the workload's own texts, with no HTTP in between. Its audio
+// seconds per wall second is the most speech any server can make here with
+// this workload; the sweep reports each level as a fraction of it. Measure it
+// while the service is stopped or idle, or the two compete for the cores.
+
+import { Worker } from 'node:worker_threads'
+import { ChorusError } from '../errors.js'
+import type { EngineReply, EngineRequest, EngineWorkerData, SequentialRun } from './ceiling-worker.js'
+import type { CeilingResult } from './results.js'
+import { median } from './stats.js'
+import type { SynthesisParams } from './workload.js'
+
+// From TypeScript sources the worker needs tsx registered first (as src/pool does).
+const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-ceiling-worker.mjs' : './ceiling-worker.js', import.meta.url)
+
+export interface EngineBenchOptions {
+  voices: Array<{ name: string, modelPath: string }>
+  synthesis: SynthesisParams
+  workers: number
+  ortLibrary?: string
+  espeakData?: string
+}
+
+/** Which prepared texts a throughput run takes its sentences from. */
+export interface TextRange {
+  first: number
+  count: number
+}
+
+export interface ThroughputRun {
+  audioSecondsPerSecond: number
+  audioSeconds: number
+  sentences: number
+  wallMs: number
+}
+
+class EngineWorker {
+  private waiting: { resolve: (reply: EngineReply) => void, reject: (error: Error) => void } | undefined
+  private failure: Error | undefined
+
+  constructor (readonly worker: Worker) {
+    worker.on('message', (reply: EngineReply) => this.settle(reply))
+    worker.on('error', error => this.fail(error))
+    worker.on('exit', code => this.fail(new Error(`the engine worker exited with code ${code}`)))
+  }
+
+  /** The next reply: `ready` after loading, then one per request. */
+  async next (): Promise<EngineReply> {
+    if (this.failure !== undefined) throw this.failure
+    const reply = await new Promise<EngineReply>((resolve, reject) => { this.waiting = { resolve, reject } })
+    if (reply.kind === 'error') throw new ChorusError('ERR_BENCH_ENGINE', `Bare-engine worker failed: ${reply.message}`)
+    return reply
+  }
+
+  async call (request: EngineRequest): Promise<EngineReply> {
+    const reply = this.next()
+    this.worker.postMessage(request)
+    return await reply
+  }
+
+  private settle (reply: EngineReply): void {
+    const waiting = this.waiting
+    this.waiting = undefined
+    waiting?.resolve(reply)
+  }
+
+  private fail (error: Error): void {
+    this.failure ??= error
+    const waiting = this.waiting
+    this.waiting = undefined
+    waiting?.reject(error)
+  }
+}
+
+export class EngineBench {
+  private sentencesPerText: number[] = []
+  // Shared by the workers and kept across runs, so repeats go on through the
+  // texts rather than timing the same first sentences again.
+  private readonly counter = new SharedArrayBuffer(4)
+
+  private constructor (private readonly workers: EngineWorker[], readonly options: EngineBenchOptions) {}
+
+  /** Starts the workers; resolves once every one has loaded every voice. */
+  static async start (options: EngineBenchOptions): Promise<EngineBench> {
+    const data: EngineWorkerData = { voices: options.voices, synthesis: options.synthesis, ortLibrary: options.ortLibrary, espeakData: options.espeakData }
+    const workers = Array.from({ length: options.workers }, () => new EngineWorker(new Worker(WORKER_FILE, { workerData: data })))
+    const bench = new EngineBench(workers, options)
+    try {
+      await Promise.all(workers.map(async worker => await worker.next()))
+    } catch (error) {
+      await bench.close()
+      throw error
+    }
+    return bench
+  }
+
+  /** Phonemizes the texts in every worker (outside any timing); returns sentences per text. */
+  async prepare (texts: Array<{ voice: string, text: string }>): Promise<number[]> {
+    const indexed = texts.map(({ voice, text }) => {
+      const index = this.options.voices.findIndex(v => v.name === voice)
+      if (index < 0) throw new Error(`Voice ${voice} was not loaded by the engine workers`)
+      return { voice: index, text }
+    })
+    const replies = await Promise.all(this.workers.map(async worker => await worker.call({ kind: 'prepare', texts: indexed })))
+    this.sentencesPerText = (replies[0] as Extract<EngineReply, { kind: 'prepared' }>).sentences
+    Atomics.store(new Int32Array(this.counter), 0, 0)
+    return this.sentencesPerText
+  }
+
+  /** Every worker at once on the sentences of the prepared texts in `range`, for durationMs. */
+  async throughput (durationMs: number, range = this.allTexts()): Promise<ThroughputRun> {
+    const counter = this.counter
+    const start = performance.now()
+    const replies = await Promise.all(this.workers.map(async worker => await worker.call({ kind: 'throughput', counter, durationMs, ...range })))
+    const wallMs = performance.now() - start
+    let audioSeconds = 0
+    let sentences = 0
+    for (const reply of replies as Array<Extract<EngineReply, { kind: 'throughput' }>>) {
+      audioSeconds += reply.audioSeconds
+      sentences += reply.sentences
+    }
+    return { audioSecondsPerSecond: audioSeconds / (wallMs / 1000), audioSeconds, sentences, wallMs }
+  }
+
+  /** One worker runs one prepared text's sentences in order, `repeats` times; the others idle. */
+  async sequential (text: number, repeats: number): Promise<SequentialRun[]> {
+    const reply = await this.workers[0].call({ kind: 'sequential', text, repeats })
+    return (reply as Extract<EngineReply, { kind: 'sequential' }>).runs
+  }
+
+  /** The ceiling: `repeats` throughput runs of `seconds` each; the median is the figure. */
+  async ceiling (seconds: number, repeats: number, range = this.allTexts()): Promise<CeilingResult> {
+    const runs: ThroughputRun[] = []
+    for (let r = 0; r < repeats; r++) runs.push(await this.throughput(seconds * 1000, range))
+    return this.ceilingOf(runs, seconds, range)
+  }
+
+  /** Sums up throughput runs made apart (e.g. interleaved with other measurements). */
+  ceilingOf (runs: ThroughputRun[], seconds: number, range = this.allTexts()): CeilingResult {
+    const audioSeconds = runs.reduce((sum, run) => sum + run.audioSeconds, 0)
+    const sentences = runs.reduce((sum, run) => sum + run.sentences, 0)
+    const perText = this.sentencesPerText.slice(range.first, range.first + range.count)
+    const totalSentences = perText.reduce((sum, n) => sum + n, 0)
+    return {
+      audioSecondsPerSecond: median(runs.map(run => run.audioSecondsPerSecond)),
+      repeatResults: runs.map(run => run.audioSecondsPerSecond),
+      secondsPerRepeat: seconds,
+      workers: this.workers.length,
+      intraOpThreads: 1,
+      voices: this.options.voices.map(v => v.name),
+      texts: perText.length,
+      sentences: totalSentences,
+      audioSecondsPerText: sentences === 0 || perText.length === 0 ? 0 : audioSeconds / sentences * totalSentences / perText.length
+    }
+  }
+
+  private allTexts (): TextRange {
+    return { first: 0, count: this.sentencesPerText.length }
+  }
+
+  async close (): Promise<void> {
+    await Promise.all(this.workers.map(async worker => await worker.worker.terminate()))
+  }
+}

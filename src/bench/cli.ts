@@ -1,0 +1,93 @@
+// `chorus bench …`: the load-test harness. Returns the exit code: 0 after a
+// run, 1 when the run fails, 2 for a bad flag or file.
+//   chorus bench [flags]                 a sweep (closed or open loop)
+//   chorus bench targets --voices D --voice V   the README's figures, side by side
+//   chorus bench compare a.json b.json   ratios between two runs
+
+import { ChorusError, ConfigError } from '../errors.js'
+import { compareResults } from './compare.js'
+import { parseCompareArgs, parseRunConfig, parseTargetsConfig } from './config.js'
+import { processIo, type BenchIo } from './io.js'
+import { readResults } from './results.js'
+import { runSweep } from './run.js'
+import { runTargets } from './targets.js'
+
+export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
+       chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
+       chorus bench compare a/results.json b/results.json
+
+Service (one of):
+  --url URL                 drive a running service (http://127.0.0.1:8995)
+  --voices DIR              start one in-process over DIR (TTS_* variables apply);
+                            with --url, DIR only gives the models for the ceiling
+Load:
+  --concurrency 1,2,4,8     closed loop: clients, each sending when its last request ends (default)
+  --rate 2,4 | 50%,70%      open loop: requests per second, or shares of the ceiling
+  --arrivals constant|poisson   open-loop arrivals (default constant)
+  --duration S              seconds per level (default 15), or
+  --requests N              requests per level
+  --warmup S                warm-up before each level (default 3)
+  --timeout S               per request (default 60)
+  --max-in-flight N         open loop: requests in flight at most (default 512)
+  --endpoint tts|health     health: GET /health, to show the harness's own limit
+Workload:
+  --voice NAME[:W],…        voice mix with weights (default: the service's default voice)
+  --text-file PATH          one text per line instead of the built-in corpus
+  --seed N                  corpus, mix and arrivals seed (default 1)
+  --repeat R                share of requests (0–1) repeating a stock phrase (default 0)
+  --stream                  ask for streamed WAVs
+  --speaker S --length-scale X --noise-scale X --noise-w X --sentence-silence S
+Ceiling (bare engine, same voice and texts, one worker per core, no HTTP):
+  --ceiling-seconds S       per repeat (default 8)
+  --ceiling-repeats N       the median is reported (default 3)
+  --ceiling-workers N       default: the number of cores
+  --no-ceiling
+Output:
+  --out DIR                 default bench-results/<time>: results.json, report.md, *.svg
+  --label NAME              the run's name in reports and comparisons
+  --progress                the live progress line even when stderr is not a terminal
+  --scrape-interval S       /metrics sampling (default 1)
+`
+
+export async function runBenchCommand (argv: string[], io: BenchIo = processIo()): Promise<number> {
+  const [first, ...rest] = argv
+  try {
+    switch (first) {
+      case 'compare': {
+        const args = parseCompareArgs(rest)
+        if (args === 'help') return usage(io)
+        const a = await readResults(args.a, 'the first file')
+        const b = await readResults(args.b, 'the second file')
+        io.stdout.write(compareResults(a, b))
+        return 0
+      }
+      case 'targets': {
+        const config = parseTargetsConfig(rest)
+        if (config === 'help') return usage(io)
+        const results = await runTargets(config, io)
+        return results.figures.every(figure => figure.met !== null) ? 0 : 1
+      }
+      default: {
+        const config = parseRunConfig(argv)
+        if (config === 'help') return usage(io)
+        await runSweep(config, io)
+        return 0
+      }
+    }
+  } catch (error) {
+    if (error instanceof ConfigError || (error instanceof ChorusError && error.code === 'ERR_INVALID_ARGUMENT')) {
+      io.stderr.write(`chorus bench: ${error.message}\n`)
+      return 2
+    }
+    if (error instanceof ChorusError) {
+      io.stderr.write(`chorus bench: ${error.message}\n`)
+      return 1
+    }
+    throw error
+  }
+}
+
+function usage (io: BenchIo): number {
+  io.stdout.write(BENCH_USAGE)
+  return 0
+}

@@ -1,0 +1,315 @@
+// `chorus bench` flags → one typed configuration, checked once here. A bad
+// flag is a ConfigError (exit code 2) in the project's one message format:
+//   Expected <what> for <flag> but received <value> (<type>)
+
+import { availableParallelism } from 'node:os'
+import { resolve } from 'node:path'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { ConfigError } from '../errors.js'
+import { expectedMessage } from '../validate.js'
+import { isValidVoiceName } from '../voices/voice-name.js'
+import type { Arrivals } from './open-loop.js'
+import type { Endpoint, LoadModel } from './results.js'
+import type { SynthesisParams, VoiceWeight } from './workload.js'
+
+type Options = NonNullable<ParseArgsConfig['options']>
+type Values = Record<string, string | boolean | undefined>
+
+/** A closed-loop concurrency, an open-loop rate, or a share of the ceiling turned into a rate. */
+export type LoadLevel =
+  | { kind: 'concurrency', value: number }
+  | { kind: 'rate', value: number }
+  | { kind: 'ceiling-share', value: number }
+
+export interface RunConfig {
+  /** Drive this service; null: start one in-process over voiceDir. */
+  url: string | null
+  /** Voices to serve (in-process) and to load for the ceiling; null with --url alone (no ceiling). */
+  voiceDir: string | null
+  /** null: the service's default voice. */
+  voices: VoiceWeight[] | null
+  endpoint: Endpoint
+  model: LoadModel
+  levels: LoadLevel[]
+  arrivals: Arrivals
+  warmupSeconds: number
+  durationSeconds: number | null
+  requests: number | null
+  timeoutSeconds: number
+  maxInFlight: number
+  textFile: string | null
+  seed: number
+  repeatRatio: number
+  stream: boolean
+  synthesis: SynthesisParams
+  /** null: no ceiling measured. */
+  ceiling: { seconds: number, repeats: number, workers: number } | null
+  outDir: string
+  label: string
+  progress: boolean
+  scrapeIntervalMs: number
+}
+
+export interface TargetsConfig {
+  voiceDir: string
+  voice: string
+  seed: number
+  /** Shorter phases: a smoke run whose figures are rough. */
+  quick: boolean
+  outDir: string
+  label: string
+  progress: boolean
+}
+
+export const CORES = availableParallelism()
+
+const DEFAULTS = {
+  concurrency: [1, 2, 4, 8],
+  healthConcurrency: [1, 8, 32],
+  durationSeconds: 15,
+  warmupSeconds: 3,
+  timeoutSeconds: 60,
+  maxInFlight: 512,
+  seed: 1,
+  ceilingSeconds: 8,
+  ceilingRepeats: 3,
+  scrapeSeconds: 1
+}
+
+const RUN_OPTIONS: Options = {
+  url: { type: 'string' },
+  voices: { type: 'string' },
+  voice: { type: 'string' },
+  endpoint: { type: 'string' },
+  concurrency: { type: 'string' },
+  rate: { type: 'string' },
+  arrivals: { type: 'string' },
+  duration: { type: 'string' },
+  requests: { type: 'string' },
+  warmup: { type: 'string' },
+  timeout: { type: 'string' },
+  'max-in-flight': { type: 'string' },
+  'text-file': { type: 'string' },
+  seed: { type: 'string' },
+  repeat: { type: 'string' },
+  stream: { type: 'boolean' },
+  speaker: { type: 'string' },
+  'length-scale': { type: 'string' },
+  'noise-scale': { type: 'string' },
+  'noise-w': { type: 'string' },
+  'sentence-silence': { type: 'string' },
+  'ceiling-seconds': { type: 'string' },
+  'ceiling-repeats': { type: 'string' },
+  'ceiling-workers': { type: 'string' },
+  'no-ceiling': { type: 'boolean' },
+  'scrape-interval': { type: 'string' },
+  out: { type: 'string' },
+  label: { type: 'string' },
+  progress: { type: 'boolean' },
+  help: { type: 'boolean' }
+}
+
+const TARGETS_OPTIONS: Options = {
+  voices: { type: 'string' },
+  voice: { type: 'string' },
+  seed: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  label: { type: 'string' },
+  progress: { type: 'boolean' },
+  help: { type: 'boolean' }
+}
+
+/** parseArgs in strict mode; its own errors (unknown flag, missing value) become ConfigErrors. */
+function parseFlags (argv: readonly string[], options: Options, positionals = false): { values: Values, positionals: string[] } {
+  try {
+    // No option is declared `multiple`, so every value is a string or a boolean.
+    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals })
+    return { values: parsed.values as Values, positionals: parsed.positionals }
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) throw new ConfigError((error as Error).message)
+    throw error
+  }
+}
+
+function fail (what: string, flag: string, value: unknown): never {
+  throw new ConfigError(expectedMessage(what, flag, value))
+}
+
+const DECIMAL = /^\d+(?:\.\d+)?$/
+
+function number (values: Values, flag: string, min: number, max: number, fallback: number): number
+function number (values: Values, flag: string, min: number, max: number, fallback: null): number | null
+function number (values: Values, flag: string, min: number, max: number, fallback: number | null): number | null {
+  const raw = values[flag]
+  if (typeof raw !== 'string') return fallback
+  const value = DECIMAL.test(raw) ? Number(raw) : Number.NaN
+  if (!(value >= min && value <= max)) fail(`a number from ${min} to ${max}`, `--${flag}`, raw)
+  return value
+}
+
+function integer (values: Values, flag: string, min: number, max: number, fallback: number): number
+function integer (values: Values, flag: string, min: number, max: number, fallback: null): number | null
+function integer (values: Values, flag: string, min: number, max: number, fallback: number | null): number | null {
+  const raw = values[flag]
+  if (typeof raw !== 'string') return fallback
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) fail(`an integer from ${min} to ${max}`, `--${flag}`, raw)
+  return value
+}
+
+function oneOf<T extends string> (values: Values, flag: string, allowed: readonly T[], fallback: T): T {
+  const raw = values[flag]
+  if (typeof raw !== 'string') return fallback
+  if (!allowed.includes(raw as T)) fail(`one of ${allowed.join(', ')}`, `--${flag}`, raw)
+  return raw as T
+}
+
+function string (values: Values, flag: string): string | null {
+  const raw = values[flag]
+  if (typeof raw !== 'string') return null
+  if (raw.trim() === '') fail('a non-empty value', `--${flag}`, raw)
+  return raw
+}
+
+/** `en_US-a-medium:3,en_GB-b-medium:1` → names with weights (default 1). */
+function voiceMix (raw: string): VoiceWeight[] {
+  const what = 'voice names with optional weights, like en_US-lessac-medium:3,en_GB-alba-medium'
+  const mix = raw.split(',').map(part => {
+    const [name, weight, extra] = part.trim().split(':')
+    const value = weight === undefined ? 1 : DECIMAL.test(weight) ? Number(weight) : Number.NaN
+    if (!isValidVoiceName(name) || extra !== undefined || !(value > 0)) fail(what, '--voice', raw)
+    return { name, weight: value }
+  })
+  if (new Set(mix.map(v => v.name)).size !== mix.length) fail(`${what}, each once`, '--voice', raw)
+  return mix
+}
+
+/** A comma-separated list, each item checked by `item`. */
+function list<T> (raw: string, flag: string, what: string, item: (part: string) => T | undefined): T[] {
+  const parts = raw.split(',').map(part => part.trim())
+  const items = parts.map(item)
+  if (parts.length === 0 || items.some(value => value === undefined)) fail(what, flag, raw)
+  return items as T[]
+}
+
+function loadLevels (values: Values, endpoint: Endpoint): { model: LoadModel, levels: LoadLevel[] } {
+  const concurrency = string(values, 'concurrency')
+  const rate = string(values, 'rate')
+  if (concurrency !== null && rate !== null) fail('either --concurrency or --rate, not both', '--rate', rate)
+  if (rate !== null) {
+    const levels = list<LoadLevel>(rate, '--rate', 'requests per second, or shares of the ceiling like 70%, comma-separated', part => {
+      const share = /^(\d+(?:\.\d+)?)%$/.exec(part)
+      if (share !== null) return Number(share[1]) > 0 ? { kind: 'ceiling-share', value: Number(share[1]) / 100 } : undefined
+      return DECIMAL.test(part) && Number(part) > 0 ? { kind: 'rate', value: Number(part) } : undefined
+    })
+    if (endpoint === 'health' && levels.some(level => level.kind === 'ceiling-share')) {
+      fail('requests per second (GET /health has no ceiling)', '--rate', rate)
+    }
+    return { model: 'open', levels }
+  }
+  const counts = concurrency === null
+    ? (endpoint === 'health' ? DEFAULTS.healthConcurrency : DEFAULTS.concurrency)
+    : list(concurrency, '--concurrency', 'positive integers up to 4096, comma-separated', part => {
+      const value = /^\d+$/.test(part) ? Number(part) : Number.NaN
+      return value >= 1 && value <= 4096 ? value : undefined
+    })
+  return { model: 'closed', levels: counts.map(value => ({ kind: 'concurrency', value })) }
+}
+
+function synthesisParams (values: Values): SynthesisParams {
+  const speakerRaw = string(values, 'speaker')
+  let speaker: number | string | undefined
+  if (speakerRaw !== null) speaker = /^\d+$/.test(speakerRaw) ? Number(speakerRaw) : speakerRaw
+  const params: SynthesisParams = {
+    speaker,
+    lengthScale: number(values, 'length-scale', 0.1, 5, null) ?? undefined,
+    noiseScale: number(values, 'noise-scale', 0, 2, null) ?? undefined,
+    noiseW: number(values, 'noise-w', 0, 2, null) ?? undefined,
+    sentenceSilence: number(values, 'sentence-silence', 0, 10, null) ?? undefined
+  }
+  // Unset fields stay out of results.json and of request bodies.
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined))
+}
+
+function timestamp (): string {
+  return new Date().toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')
+}
+
+export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
+  const { values } = parseFlags(argv, RUN_OPTIONS)
+  if (values.help === true) return 'help'
+  const url = string(values, 'url')
+  if (url !== null && !/^http:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(url)) fail('an http:// URL like http://127.0.0.1:8995', '--url', url)
+  const voiceDir = string(values, 'voices')
+  if (url === null && voiceDir === null) fail('a URL to drive (or --voices DIR to start a service)', '--url', undefined)
+  const endpoint = oneOf<Endpoint>(values, 'endpoint', ['tts', 'health'], 'tts')
+  const { model, levels } = loadLevels(values, endpoint)
+  const requests = integer(values, 'requests', 1, 10_000_000, null)
+  const duration = number(values, 'duration', 0.1, 86_400, null)
+  if (requests !== null && duration !== null) fail('either --duration or --requests, not both', '--requests', values.requests)
+  const voiceRaw = string(values, 'voice')
+  const noCeiling = values['no-ceiling'] === true || endpoint === 'health'
+  const outDir = string(values, 'out') ?? `bench-results/${timestamp()}`
+  const config: RunConfig = {
+    url: url?.replace(/\/+$/, '') ?? null,
+    voiceDir: voiceDir === null ? null : resolve(voiceDir),
+    voices: voiceRaw === null ? null : voiceMix(voiceRaw),
+    endpoint,
+    model,
+    levels,
+    arrivals: oneOf<Arrivals>(values, 'arrivals', ['constant', 'poisson'], 'constant'),
+    warmupSeconds: number(values, 'warmup', 0, 3600, DEFAULTS.warmupSeconds),
+    durationSeconds: requests === null ? (duration ?? DEFAULTS.durationSeconds) : null,
+    requests,
+    timeoutSeconds: number(values, 'timeout', 0.1, 3600, DEFAULTS.timeoutSeconds),
+    maxInFlight: integer(values, 'max-in-flight', 1, 100_000, DEFAULTS.maxInFlight),
+    textFile: string(values, 'text-file'),
+    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
+    repeatRatio: number(values, 'repeat', 0, 1, 0),
+    stream: values.stream === true,
+    synthesis: synthesisParams(values),
+    ceiling: noCeiling
+      ? null
+      : {
+          seconds: number(values, 'ceiling-seconds', 0.5, 3600, DEFAULTS.ceilingSeconds),
+          repeats: integer(values, 'ceiling-repeats', 1, 100, DEFAULTS.ceilingRepeats),
+          workers: integer(values, 'ceiling-workers', 1, 256, CORES)
+        },
+    outDir: resolve(outDir),
+    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'run',
+    progress: values.progress === true,
+    scrapeIntervalMs: number(values, 'scrape-interval', 0.1, 60, DEFAULTS.scrapeSeconds) * 1000
+  }
+  if (levels.some(level => level.kind === 'ceiling-share') && (config.ceiling === null || config.voiceDir === null)) {
+    fail('requests per second: shares of the ceiling need the ceiling (--voices, no --no-ceiling)', '--rate', values.rate)
+  }
+  return config
+}
+
+export function parseTargetsConfig (argv: readonly string[]): TargetsConfig | 'help' {
+  const { values } = parseFlags(argv, TARGETS_OPTIONS)
+  if (values.help === true) return 'help'
+  const voiceDir = string(values, 'voices')
+  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
+  const voice = string(values, 'voice')
+  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
+  const outDir = string(values, 'out') ?? `bench-results/targets-${timestamp()}`
+  return {
+    voiceDir: resolve(voiceDir),
+    voice,
+    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
+    quick: values.quick === true,
+    outDir: resolve(outDir),
+    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'targets',
+    progress: values.progress === true
+  }
+}
+
+/** `chorus bench compare a.json b.json`: exactly two files, no flags but --help. */
+export function parseCompareArgs (argv: readonly string[]): { a: string, b: string } | 'help' {
+  const { values, positionals } = parseFlags(argv, { help: { type: 'boolean' } }, true)
+  if (values.help === true) return 'help'
+  if (positionals.length !== 2) fail('two results.json files', 'chorus bench compare', positionals)
+  return { a: positionals[0], b: positionals[1] }
+}

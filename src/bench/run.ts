@@ -1,0 +1,197 @@
+// A sweep: the service (started here or already running), the bare-engine
+// ceiling while the service is idle, then each load level in turn with a
+// warm-up, /metrics sampled throughout, and the files written at the end.
+
+import { existsSync } from 'node:fs'
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ConfigError } from '../errors.js'
+import { levelLabel, summariseLevel } from './aggregate.js'
+import { EngineBench } from './ceiling.js'
+import { BenchClient, type Sample } from './client.js'
+import { runClosedLoop } from './closed-loop.js'
+import type { LoadLevel, RunConfig } from './config.js'
+import { Rng } from './corpus.js'
+import type { LoopResult, WindowSpec } from './loop.js'
+import { MetricsScraper } from './metrics-scrape.js'
+import { runOpenLoop } from './open-loop.js'
+import { machineInfo, writeOutputs } from './output.js'
+import type { BenchIo } from './io.js'
+import { Progress } from './progress.js'
+import type { CeilingResult, LevelResult, ServerFigures, SweepResults } from './results.js'
+import { checkVoices, describeService, startInProcess, type InProcessService, type ServiceInfo } from './service.js'
+import { sweepSummary } from './summary.js'
+import { Workload, type TextSource, type WorkloadSpec } from './workload.js'
+
+/** Texts the ceiling runs: the start of the first level's own sequence. */
+const CEILING_TEXTS = 200
+
+async function readTexts (path: string | null): Promise<TextSource> {
+  if (path === null) return { kind: 'corpus' }
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`Cannot read --text-file ${path}: ${(error as Error).message}`)
+  }
+  const lines = text.split('\n').map(line => line.trim()).filter(line => line !== '')
+  if (lines.length === 0) throw new ConfigError(`Expected at least one line of text in --text-file ${path}`)
+  return { kind: 'file', path, lines }
+}
+
+function workloadSpec (config: RunConfig, texts: TextSource, info: ServiceInfo): WorkloadSpec {
+  const voices = config.voices ?? [{ name: info.defaultVoice, weight: 1 }]
+  checkVoices(voices.map(v => v.name), info)
+  return {
+    texts,
+    seed: config.seed,
+    voices,
+    multiSpeaker: new Set(voices.filter(v => (info.voices.get(v.name)?.numSpeakers ?? 1) > 1).map(v => v.name)),
+    synthesis: config.synthesis,
+    stream: config.stream,
+    repeatRatio: config.repeatRatio
+  }
+}
+
+/** The ceiling, or why there is none (a note for the report). */
+async function measureCeiling (config: RunConfig, spec: WorkloadSpec, env: BenchIo['env'], progress: Progress): Promise<CeilingResult | string> {
+  if (config.ceiling === null) return 'the ceiling was not measured (--no-ceiling or GET /health)'
+  if (config.voiceDir === null) return 'the ceiling was not measured: pass --voices DIR with the models the service uses'
+  const voices = spec.voices.map(v => ({ name: v.name, modelPath: join(config.voiceDir as string, `${v.name}.onnx`) }))
+  const missing = voices.filter(v => !existsSync(v.modelPath))
+  if (missing.length > 0) return `the ceiling was not measured: no model ${missing.map(v => v.modelPath).join(', ')}`
+  const { seconds, repeats, workers } = config.ceiling
+  progress.note(`measuring the bare-engine ceiling: ${workers} workers, ${repeats} × ${seconds} s`)
+  const bench = await EngineBench.start({ voices, synthesis: config.synthesis, workers, ortLibrary: env.CHORUS_ORT_LIBRARY, espeakData: env.CHORUS_ESPEAK_DATA })
+  try {
+    await bench.prepare(new Workload(spec).take(CEILING_TEXTS).map(item => ({ voice: item.voice, text: item.text })))
+    return await bench.ceiling(seconds, repeats)
+  } finally {
+    await bench.close()
+  }
+}
+
+/** A level's rate in requests per second; a share of the ceiling becomes one through audio per text. */
+function levelLoad (level: LoadLevel, ceiling: CeilingResult | null): number {
+  if (level.kind !== 'ceiling-share') return level.value
+  if (ceiling === null || ceiling.audioSecondsPerText <= 0) throw new ConfigError('A share of the ceiling for --rate needs a measured ceiling')
+  return level.value * ceiling.audioSecondsPerSecond / ceiling.audioSecondsPerText
+}
+
+interface LevelContext {
+  config: RunConfig
+  client: BenchClient
+  spec: WorkloadSpec | null
+  ceiling: CeilingResult | null
+  seen: Set<string>
+  progress: Progress
+}
+
+async function runLevel (ctx: LevelContext, level: LoadLevel, index: number): Promise<LevelResult> {
+  const { config, client, spec, progress } = ctx
+  const workload = spec === null ? null : new Workload(spec, index, ctx.seen)
+  const send = async (due?: number): Promise<Sample> => workload === null ? await client.health(due) : await client.synthesize(workload.next(), due)
+  const load = levelLoad(level, ctx.ceiling)
+  const window: WindowSpec = {
+    warmupMs: config.warmupSeconds * 1000,
+    ...(config.durationSeconds !== null ? { durationMs: config.durationSeconds * 1000 } : { requests: config.requests as number })
+  }
+  const scraper = new MetricsScraper(client, config.scrapeIntervalMs)
+  await scraper.start()
+  progress.begin(levelLabel({ model: config.model, load }), window.durationMs !== undefined ? { ms: window.warmupMs + window.durationMs } : { requests: window.requests as number }, () => scraper.latest)
+  const onSample = (sample: Sample) => progress.sample(sample)
+  let loop: LoopResult
+  let server: ServerFigures | null
+  try {
+    loop = config.model === 'closed'
+      ? await runClosedLoop({ ...window, concurrency: load, send, onSample })
+      : await runOpenLoop({ ...window, rate: load, arrivals: config.arrivals, rng: new Rng(config.seed).fork(1000 + index), send, maxInFlight: config.maxInFlight, onSample })
+  } finally {
+    progress.end()
+    server = await scraper.stop()
+  }
+  return summariseLevel({ model: config.model, load, loop, server, ceiling: ctx.ceiling?.audioSecondsPerSecond ?? null })
+}
+
+interface SweepParts {
+  config: RunConfig
+  texts: TextSource
+  spec: WorkloadSpec | null
+  url: string
+  service: InProcessService | undefined
+  ceiling: CeilingResult | null
+  levels: LevelResult[]
+  notes: string[]
+  startedAt: string
+}
+
+function sweepResults ({ config, texts, spec, url, service, ceiling, levels, notes, startedAt }: SweepParts): SweepResults {
+  return {
+    schema: 'chorus-bench/1',
+    kind: 'sweep',
+    label: config.label,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: machineInfo(),
+    target: { url, inProcess: service !== undefined, voiceDir: config.voiceDir, workersPerVoice: service?.workersPerVoice ?? null },
+    endpoint: config.endpoint,
+    workload: {
+      texts: texts.kind === 'corpus' ? 'corpus' : { file: texts.path, lines: texts.lines.length },
+      seed: config.seed,
+      voices: spec?.voices.map(v => ({ ...v })) ?? [],
+      synthesis: config.synthesis,
+      stream: config.stream,
+      repeatRatio: config.repeatRatio
+    },
+    load: {
+      model: config.model,
+      arrivals: config.model === 'open' ? config.arrivals : null,
+      warmupSeconds: config.warmupSeconds,
+      durationSeconds: config.durationSeconds,
+      requestsPerLevel: config.requests,
+      timeoutSeconds: config.timeoutSeconds
+    },
+    ceiling,
+    levels,
+    notes
+  }
+}
+
+export async function runSweep (config: RunConfig, io: BenchIo): Promise<SweepResults> {
+  const startedAt = new Date().toISOString()
+  const progress = new Progress({ stream: io.stderr, enabled: io.stderrIsTTY || config.progress, inPlace: io.stderrIsTTY })
+  const texts = await readTexts(config.textFile)
+  await mkdir(config.outDir, { recursive: true })
+  let service: InProcessService | undefined
+  let client: BenchClient | undefined
+  try {
+    if (config.url === null) {
+      progress.note(`starting the service in-process over ${config.voiceDir ?? ''}`)
+      service = await startInProcess({ voiceDir: config.voiceDir as string, defaultVoice: config.voices?.[0].name, env: io.env, logFile: join(config.outDir, 'service.log') })
+    }
+    const url = config.url ?? (service as InProcessService).url
+    client = new BenchClient(url, config.timeoutSeconds * 1000)
+    const info = await describeService(client)
+    const spec = config.endpoint === 'tts' ? workloadSpec(config, texts, info) : null
+    const notes: string[] = []
+    let ceiling: CeilingResult | null = null
+    if (spec !== null) {
+      const measured = await measureCeiling(config, spec, io.env, progress)
+      if (typeof measured === 'string') notes.push(measured)
+      else ceiling = measured
+    }
+    const ctx: LevelContext = { config, client, spec, ceiling, seen: new Set(), progress }
+    const levels: LevelResult[] = []
+    for (const [index, level] of config.levels.entries()) levels.push(await runLevel(ctx, level, index))
+    if (levels.some(level => (level.server?.cacheHits ?? 0) > 0)) {
+      notes.push('the phrase cache answered some requests (see cache hits): those cost the engine nothing')
+    }
+    const results = sweepResults({ config, texts, spec, url, service, ceiling, levels, notes, startedAt })
+    await writeOutputs(config.outDir, results)
+    io.stdout.write(sweepSummary(results, config.outDir))
+    return results
+  } finally {
+    client?.close()
+    await service?.close()
+  }
+}
