@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import Koa from 'koa'
 import Router, { type RouterMiddleware } from '@koa/router'
-import { isChorusError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
+import { jsonErrors } from '../tools/http-errors.js'
 import { bearerMatches, listen, readBody, type RunningServer } from '../tools/http-util.js'
 import type { Logger } from '../tools/logger.js'
 import { unmetNameRule, type BotName } from '../tools/names.js'
@@ -105,23 +105,11 @@ async function readForm (ctx: Koa.Context): Promise<URLSearchParams> {
 
 /** The real spawner's refusals are `{"error": "<reason>"}` and nothing more. */
 function errors (): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next()
-      const status = ctx.status
-      if ((status === 404 || status === 405 || status === 501) && ctx.body == null) {
-        ctx.body = { error: `${ctx.message}.` }
-        // Setting a body makes Koa answer 200 unless the status is set again.
-        ctx.status = status
-      }
-    } catch (error) {
-      const known = isChorusError(error)
-      const status = known ? error.status : 500
-      if (status >= 500) ctx.app.emit('error', error, ctx)
-      ctx.status = status
-      ctx.body = { error: known && error.expose ? error.message : 'Internal Server Error' }
-    }
-  }
+  return jsonErrors({
+    known: error => ({ error: error.message }),
+    internal: { error: 'Internal Server Error' },
+    unrouted: (_status, message) => ({ error: `${message}.` })
+  })
 }
 
 function requireToken (token: string | undefined): RouterMiddleware {

@@ -1,25 +1,31 @@
-// The tool server's one error-handling middleware, placed first: expected
-// errors become `{"error", "code"}` bodies with their status; anything else
-// is a bug, reported through app.emit('error') and answered with a bare 500.
+// Error handling for the tool server and the reference spawner, placed first
+// in each app: expected errors become JSON bodies with their status; anything
+// else is a bug, reported through app.emit('error') and answered with a bare
+// 500. The two servers share the mechanism and differ only in body shape.
 
 import type Koa from 'koa'
-import { isChorusError } from '../errors.js'
+import { isChorusError, type ChorusError } from '../errors.js'
 
-const FALLBACK_CODES: Record<number, string> = {
-  404: 'ERR_NOT_FOUND',
-  405: 'ERR_METHOD_NOT_ALLOWED',
-  501: 'ERR_NOT_IMPLEMENTED'
+type Body = Record<string, unknown>
+
+export interface ErrorBodies {
+  /** An expected error the client may see (a ChorusError with expose). */
+  known: (error: ChorusError) => Body
+  /** A bug, or an error not meant for the client. */
+  internal: Body
+  /** What no route answered: Koa's empty 404, 405 or 501, with its status text. */
+  unrouted: (status: number, message: string) => Body
 }
 
-export function errorMiddleware (): Koa.Middleware {
+const UNROUTED = new Set([404, 405, 501])
+
+export function jsonErrors (bodies: ErrorBodies): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next()
-      // Unrouted paths and methods leave an empty 404/405/501: give them a body too.
       const status = ctx.status
-      const code = FALLBACK_CODES[status]
-      if (code !== undefined && ctx.body == null) {
-        ctx.body = { error: ctx.message, code }
+      if (UNROUTED.has(status) && ctx.body == null) {
+        ctx.body = bodies.unrouted(status, ctx.message)
         // Setting a body makes Koa answer 200 unless the status is set again.
         ctx.status = status
       }
@@ -28,9 +34,22 @@ export function errorMiddleware (): Koa.Middleware {
       const status = known ? error.status : 500
       if (status >= 500) ctx.app.emit('error', error, ctx)
       ctx.status = status
-      ctx.body = known && error.expose
-        ? { error: error.message, code: error.code, ...error.details }
-        : { error: 'Internal Server Error', code: 'ERR_INTERNAL' }
+      ctx.body = known && error.expose ? bodies.known(error) : bodies.internal
     }
   }
+}
+
+const FALLBACK_CODES: Record<number, string> = {
+  404: 'ERR_NOT_FOUND',
+  405: 'ERR_METHOD_NOT_ALLOWED',
+  501: 'ERR_NOT_IMPLEMENTED'
+}
+
+/** The tool server's bodies: `{"error", "code", …details}`. */
+export function errorMiddleware (): Koa.Middleware {
+  return jsonErrors({
+    known: error => ({ error: error.message, code: error.code, ...error.details }),
+    internal: { error: 'Internal Server Error', code: 'ERR_INTERNAL' },
+    unrouted: (status, message) => ({ error: message, code: FALLBACK_CODES[status] })
+  })
 }
