@@ -2,10 +2,10 @@
 // flag is a ConfigError (exit code 2) in the project's one message format:
 //   Expected <what> for <flag> but received <value> (<type>)
 
-import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ConfigError } from '../errors.js'
+import { CORES } from '../service/env.js'
 import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import type { Arrivals } from './open-loop.js'
@@ -60,8 +60,6 @@ export interface TargetsConfig {
   label: string
   progress: boolean
 }
-
-export const CORES = availableParallelism()
 
 const DEFAULTS = {
   concurrency: [1, 2, 4, 8],
