@@ -5,6 +5,7 @@
 
 #include "addon_data.h"
 #include "cancel_binding.h"
+#include "errors.h"
 #include "runtime_binding.h"
 #include "text_binding.h"
 #include "voice_binding.h"
@@ -12,7 +13,7 @@
 namespace chorus {
 namespace {
 
-Napi::Object Init(Napi::Env env, Napi::Object exports) {
+Napi::Object Register(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   data->voice_constructor = Napi::Persistent(VoiceWrap::Define(env));
   data->cancel_token_constructor = Napi::Persistent(CancelTokenWrap::Define(env));
@@ -22,17 +23,30 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   // When a worker thread stops, stop its inference runs so they do not keep
   // the thread pool busy after nobody can receive their results.
   std::shared_ptr<RunRegistry> runs = data->runs;
-  env.AddCleanupHook([runs]() { runs->CancelAll(); });
+  env.AddCleanupHook([runs]() {
+    // No JS frame can catch anything here: a failure only means some run is
+    // not stopped early, and it still finishes on its own.
+    try {
+      runs->CancelAll();
+    } catch (...) {
+    }
+  });
 
   exports.Set("loadOrt", Napi::Function::New<LoadOrt>(env, "loadOrt"));
   exports.Set("initEspeak", Napi::Function::New<InitEspeak>(env, "initEspeak"));
   exports.Set("phonemize", Napi::Function::New<Phonemize>(env, "phonemize"));
+  exports.Set("phonemizeAsync", Napi::Function::New<PhonemizeAsync>(env, "phonemizeAsync"));
   exports.Set("espeakSynthesize", Napi::Function::New<EspeakSynthesize>(env, "espeakSynthesize"));
   exports.Set("loadVoice", Napi::Function::New<VoiceWrap::Load>(env, "loadVoice"));
-  exports.Set("Voice", data->voice_constructor.Value());
+  exports.Set("findVoice", Napi::Function::New<VoiceWrap::Find>(env, "findVoice"));
+  exports.Set("trimMemory", Napi::Function::New<TrimMemoryBinding>(env, "trimMemory"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
   return exports;
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  return Guarded(env, [&] { return Register(env, exports); });
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "cancel_binding.h"
 
+#include "errors.h"
+
 namespace chorus {
 
 Napi::Function CancelTokenWrap::Define(Napi::Env env) {
@@ -11,12 +13,14 @@ Napi::Function CancelTokenWrap::Define(Napi::Env env) {
 CancelTokenWrap::CancelTokenWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<CancelTokenWrap>(info) {}
 
 Napi::Value CancelTokenWrap::Cancel(const Napi::CallbackInfo& info) {
-  state_->Cancel();
-  return info.Env().Undefined();
+  return Guarded(info.Env(), [&]() -> Napi::Value {
+    state_->Cancel();
+    return info.Env().Undefined();
+  });
 }
 
 Napi::Value CancelTokenWrap::IsCancelled(const Napi::CallbackInfo& info) {
-  return Napi::Boolean::New(info.Env(), state_->IsCancelled());
+  return Guarded(info.Env(), [&]() -> Napi::Value { return Napi::Boolean::New(info.Env(), state_->IsCancelled()); });
 }
 
 }  // namespace chorus

@@ -8,23 +8,19 @@ namespace chorus {
 
 Napi::Value LoadOrt(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "loadOrt(libraryPath: string)");
-  try {
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "loadOrt(libraryPath: string)");
     LoadOrtRuntime(info[0].As<Napi::String>().Utf8Value());
     return Napi::String::New(env, OrtVersion());
-  } catch (const NativeError& e) {
-    throw MakeError(env, e.code(), e.what());
-  }
+  });
 }
 
 Napi::Value InitEspeak(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "initEspeak(dataPath: string)");
-  try {
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "initEspeak(dataPath: string)");
     return Napi::Number::New(env, InitializeEspeak(info[0].As<Napi::String>().Utf8Value()));
-  } catch (const NativeError& e) {
-    throw MakeError(env, e.code(), e.what());
-  }
+  });
 }
 
 }  // namespace chorus

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "async_task.h"
 #include "errors.h"
 #include "phonemize.h"
 
@@ -20,23 +21,51 @@ int64_t SingleCodepoint(const std::u16string& s) {
   return -1;
 }
 
+Napi::Array SentencesToJs(Napi::Env env, const std::vector<std::string>& sentences) {
+  Napi::Array result = Napi::Array::New(env, sentences.size());
+  for (uint32_t i = 0; i < sentences.size(); ++i) result.Set(i, Napi::String::New(env, sentences[i]));
+  return result;
+}
+
+class PhonemizeWorker : public PromiseWorker {
+ public:
+  PhonemizeWorker(Napi::Env env, std::string text, std::string voice)
+      : PromiseWorker(env, "chorus:phonemize"), text_(std::move(text)), voice_(std::move(voice)) {}
+
+ protected:
+  void Run() override { sentences_ = PhonemizeSentences(text_, voice_); }
+  Napi::Value Result(Napi::Env env) override { return SentencesToJs(env, sentences_); }
+
+ private:
+  std::string text_;
+  std::string voice_;
+  std::vector<std::string> sentences_;
+};
+
 }  // namespace
 
 Napi::Value Phonemize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 2 || !info[0].IsString() || !info[1].IsString()) {
-    throw Napi::TypeError::New(env, "phonemize(text: string, espeakVoice: string)");
-  }
-  std::vector<std::string> sentences;
-  try {
-    sentences = PhonemizeSentences(info[0].As<Napi::String>().Utf8Value(),
-                                   info[1].As<Napi::String>().Utf8Value());
-  } catch (const NativeError& e) {
-    throw MakeError(env, e.code(), e.what());
-  }
-  Napi::Array result = Napi::Array::New(env, sentences.size());
-  for (uint32_t i = 0; i < sentences.size(); ++i) result.Set(i, Napi::String::New(env, sentences[i]));
-  return result;
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 2 || !info[0].IsString() || !info[1].IsString()) {
+      throw Napi::TypeError::New(env, "phonemize(text: string, espeakVoice: string)");
+    }
+    return SentencesToJs(env, PhonemizeSentences(info[0].As<Napi::String>().Utf8Value(),
+                                                 info[1].As<Napi::String>().Utf8Value()));
+  });
+}
+
+Napi::Value PhonemizeAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 2 || !info[0].IsString() || !info[1].IsString()) {
+      throw Napi::TypeError::New(env, "phonemizeAsync(text: string, espeakVoice: string)");
+    }
+    auto* worker = new PhonemizeWorker(env, info[0].As<Napi::String>().Utf8Value(), info[1].As<Napi::String>().Utf8Value());
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  });
 }
 
 Napi::Function PhonemeIdMapWrap::Define(Napi::Env env) {
@@ -44,6 +73,11 @@ Napi::Function PhonemeIdMapWrap::Define(Napi::Env env) {
 }
 
 PhonemeIdMapWrap::PhonemeIdMapWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<PhonemeIdMapWrap>(info) {
+  Napi::Env env = info.Env();
+  Guarded(env, [&] { Build(info); });
+}
+
+void PhonemeIdMapWrap::Build(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsObject()) {
     throw Napi::TypeError::New(env, "new PhonemeIdMap(map: Record<string, number[]>)");
@@ -69,6 +103,11 @@ PhonemeIdMapWrap::PhonemeIdMapWrap(const Napi::CallbackInfo& info) : Napi::Objec
 }
 
 Napi::Value PhonemeIdMapWrap::ToIds(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&] { return ToIdsUnguarded(info); });
+}
+
+Napi::Value PhonemeIdMapWrap::ToIdsUnguarded(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsTypedArray() ||
       info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {

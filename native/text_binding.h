@@ -1,7 +1,10 @@
 // JS face of the text side:
 //   phonemize(text, espeakVoice) -> string[]  one IPA string per sentence.
 //     Synchronous: runs on the calling thread while holding the espeak mutex,
-//     so calls from several worker threads are serialised.
+//     so calls from several threads are serialised. For tests and tools.
+//   phonemizeAsync(text, espeakVoice) -> Promise<string[]>: the same on the
+//     libuv thread pool, so a JS thread never waits for the espeak mutex
+//     (which the built-in voice holds while it speaks).
 //   new PhonemeIdMap({phoneme: number[]}) and map.toIds(Uint32Array of
 //     codepoints) -> {ids: BigInt64Array, missing: number}. Immutable after
 //     construction; synchronous, on the calling thread.
@@ -16,6 +19,7 @@
 namespace chorus {
 
 Napi::Value Phonemize(const Napi::CallbackInfo& info);
+Napi::Value PhonemizeAsync(const Napi::CallbackInfo& info);
 
 class PhonemeIdMapWrap : public Napi::ObjectWrap<PhonemeIdMapWrap> {
  public:
@@ -23,7 +27,9 @@ class PhonemeIdMapWrap : public Napi::ObjectWrap<PhonemeIdMapWrap> {
   explicit PhonemeIdMapWrap(const Napi::CallbackInfo& info);
 
  private:
+  void Build(const Napi::CallbackInfo& info);
   Napi::Value ToIds(const Napi::CallbackInfo& info);
+  Napi::Value ToIdsUnguarded(const Napi::CallbackInfo& info);
 
   std::unique_ptr<PhonemeIdMap> map_;
 };

@@ -1,6 +1,9 @@
 #include "voice.h"
 
+#include <malloc.h>
+
 #include <array>
+#include <mutex>
 #include <utility>
 
 #include "errors.h"
@@ -14,6 +17,16 @@ const char* const kInputScales = "scales";
 const char* const kInputSpeaker = "sid";
 const char* const kOutput = "output";
 
+// Loads are serialised so that the heap growth measured around one is that
+// load's (inference on other threads allocates from ORT's arenas, which only
+// grow on a new longest input, so the figure is close but not exact).
+std::mutex g_load_mutex;
+
+size_t HeapInUse() {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
 GraphOptimizationLevel ToOptimizationLevel(int level) {
   switch (level) {
     case 0: return ORT_DISABLE_ALL;
@@ -21,6 +34,53 @@ GraphOptimizationLevel ToOptimizationLevel(int level) {
     case 2: return ORT_ENABLE_EXTENDED;
     default: return ORT_ENABLE_ALL;
   }
+}
+
+Ort::SessionOptions MakeOptions(const SessionSettings& settings) {
+  Ort::SessionOptions options;
+  options.SetIntraOpNumThreads(settings.intra_op_threads);
+  options.SetInterOpNumThreads(settings.inter_op_threads);
+  options.SetGraphOptimizationLevel(ToOptimizationLevel(settings.optimization_level));
+  options.SetExecutionMode(ORT_SEQUENTIAL);
+  // Inputs vary in length with every sentence: memory patterns planned for
+  // one length only make the arena keep more.
+  options.DisableMemPattern();
+  // With one thread per worker, spinning only burns the core that another
+  // worker needs.
+  options.AddConfigEntry("session.intra_op.allow_spinning", "0");
+  return options;
+}
+
+std::unique_ptr<Ort::Session> MakeSession(const ModelBytes& bytes, const Ort::SessionOptions& options,
+                                          const std::string& label, const char* part) {
+  if (bytes.data == nullptr || bytes.size == 0) {
+    throw NativeError(kErrOrt, "Cannot load model " + label + ": its " + part + " is empty");
+  }
+  try {
+    return std::make_unique<Ort::Session>(OrtEnvironment(), bytes.data, bytes.size, options);
+  } catch (const Ort::Exception& e) {
+    throw NativeError(kErrOrt, "Cannot load model " + label + (std::string(part) == "model" ? "" : std::string(" (") + part + ")") +
+                                   ": " + e.what());
+  }
+}
+
+std::vector<std::string> InputNames(Ort::Session& session) {
+  Ort::AllocatorWithDefaultOptions allocator;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < session.GetInputCount(); ++i) names.emplace_back(session.GetInputNameAllocated(i, allocator).get());
+  return names;
+}
+
+std::vector<std::string> OutputNames(Ort::Session& session) {
+  Ort::AllocatorWithDefaultOptions allocator;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < session.GetOutputCount(); ++i) names.emplace_back(session.GetOutputNameAllocated(i, allocator).get());
+  return names;
+}
+
+bool Contains(const std::vector<std::string>& names, const std::string& name) {
+  for (const auto& n : names) if (n == name) return true;
+  return false;
 }
 
 // RAII registration of a run with a CancelState.
@@ -42,46 +102,88 @@ class RunRegistration {
   Ort::RunOptions* options_;
 };
 
+std::vector<Ort::Value> Run(Ort::Session& session, const std::vector<const char*>& input_names,
+                            std::vector<Ort::Value>& inputs, const std::vector<const char*>& output_names,
+                            CancelState* cancel) {
+  Ort::RunOptions run_options;
+  RunRegistration registration(cancel, &run_options);
+  std::vector<Ort::Value> outputs;
+  try {
+    outputs = session.Run(run_options, input_names.data(), inputs.data(), inputs.size(), output_names.data(),
+                          output_names.size());
+  } catch (const Ort::Exception& e) {
+    if (cancel != nullptr && cancel->IsCancelled()) throw NativeError(kErrCancelled, "Synthesis was cancelled");
+    throw NativeError(kErrOrt, std::string("Inference failed: ") + e.what());
+  }
+  if (cancel != nullptr && cancel->IsCancelled()) throw NativeError(kErrCancelled, "Synthesis was cancelled");
+  for (auto& output : outputs) {
+    if (!output.IsTensor() ||
+        output.GetTensorTypeAndShapeInfo().GetElementType() != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) {
+      throw NativeError(kErrOrt, "Model output is not a float tensor");
+    }
+  }
+  return outputs;
+}
+
+Ort::Value WrapTensor(FloatTensor& tensor) {
+  Ort::MemoryInfo memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
+  return Ort::Value::CreateTensor<float>(memory, tensor.data.data(), tensor.data.size(), tensor.shape.data(),
+                                         tensor.shape.size());
+}
+
+FloatTensor CopyTensor(Ort::Value& value) {
+  auto info = value.GetTensorTypeAndShapeInfo();
+  FloatTensor tensor;
+  tensor.shape = info.GetShape();
+  const float* data = value.GetTensorData<float>();
+  tensor.data.assign(data, data + info.GetElementCount());
+  return tensor;
+}
+
 }  // namespace
 
-Voice::Voice(const std::string& model_path, const SessionSettings& settings) : path_(model_path) {
-  try {
-    Ort::SessionOptions options;
-    options.SetIntraOpNumThreads(settings.intra_op_threads);
-    options.SetInterOpNumThreads(settings.inter_op_threads);
-    options.SetGraphOptimizationLevel(ToOptimizationLevel(settings.optimization_level));
-    options.SetExecutionMode(ORT_SEQUENTIAL);
-    // With one thread per worker, spinning only burns the core that another
-    // worker needs.
-    options.AddConfigEntry("session.intra_op.allow_spinning", "0");
-    session_ = std::make_unique<Ort::Session>(OrtEnvironment(), model_path.c_str(), options);
-  } catch (const Ort::Exception& e) {
-    throw NativeError(kErrOrt, "Cannot load model " + model_path + ": " + e.what());
+Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::string label)
+    : label_(std::move(label)), boundary_(parts.boundary) {
+  Ort::SessionOptions options = MakeOptions(settings);
+  {
+    std::lock_guard<std::mutex> lock(g_load_mutex);
+    size_t before = HeapInUse();
+    if (parts.whole.data != nullptr) {
+      encoder_ = MakeSession(parts.whole, options, label_, "model");
+    } else {
+      encoder_ = MakeSession(parts.encoder, options, label_, "encoder");
+      decoder_ = MakeSession(parts.decoder, options, label_, "decoder");
+    }
+    size_t after = HeapInUse();
+    memory_bytes_ = after > before ? after - before : 0;
   }
 
-  Ort::AllocatorWithDefaultOptions allocator;
-  bool has_ids = false, has_lengths = false, has_scales = false, has_output = false;
-  for (size_t i = 0; i < session_->GetInputCount(); ++i) {
-    std::string name = session_->GetInputNameAllocated(i, allocator).get();
-    has_ids |= name == kInputIds;
-    has_lengths |= name == kInputLengths;
-    has_scales |= name == kInputScales;
-    has_sid_ |= name == kInputSpeaker;
+  std::vector<std::string> inputs = InputNames(*encoder_);
+  has_sid_ = Contains(inputs, kInputSpeaker);
+  if (!Contains(inputs, kInputIds) || !Contains(inputs, kInputLengths) || !Contains(inputs, kInputScales)) {
+    throw NativeError(kErrOrt, "Model " + label_ +
+                                   " does not have Piper's signature (inputs input, input_lengths, scales[, sid]; "
+                                   "output output)");
   }
-  for (size_t i = 0; i < session_->GetOutputCount(); ++i) {
-    has_output |= std::string(session_->GetOutputNameAllocated(i, allocator).get()) == kOutput;
+  if (!split()) {
+    if (!Contains(OutputNames(*encoder_), kOutput)) {
+      throw NativeError(kErrOrt, "Model " + label_ + " does not have Piper's signature (no output named output)");
+    }
+    return;
   }
-  if (!has_ids || !has_lengths || !has_scales || !has_output) {
-    throw NativeError(kErrOrt, "Model " + model_path +
-                                   " does not have Piper's signature (inputs input, input_lengths, "
-                                   "scales[, sid]; output output)");
+  if (boundary_.empty() || !Contains(OutputNames(*decoder_), kOutput)) {
+    throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split did not produce Piper's output");
+  }
+  for (const auto& name : boundary_) {
+    if (!Contains(OutputNames(*encoder_), name) || !Contains(InputNames(*decoder_), name)) {
+      throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split lost tensor " + name);
+    }
   }
 }
 
-Ort::Value Voice::Infer(const InferenceRequest& request, CancelState* cancel) {
+std::vector<Ort::Value> Voice::RunEncoder(const InferenceRequest& request, CancelState* cancel) {
   if (request.ids.empty()) throw NativeError(kErrInvalidArgument, "No phoneme ids to synthesise");
   Ort::MemoryInfo memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
-
   // Input tensors wrap our own buffers: no copies of the ids.
   std::array<int64_t, 2> ids_shape{1, static_cast<int64_t>(request.ids.size())};
   std::array<int64_t, 1> lengths{static_cast<int64_t>(request.ids.size())};
@@ -100,24 +202,46 @@ Ort::Value Voice::Infer(const InferenceRequest& request, CancelState* cancel) {
     inputs.push_back(Ort::Value::CreateTensor<int64_t>(memory, speaker.data(), 1, one.data(), 1));
     names.push_back(kInputSpeaker);
   }
-
-  Ort::RunOptions run_options;
-  RunRegistration registration(cancel, &run_options);
-  std::vector<Ort::Value> outputs;
-  try {
-    outputs = session_->Run(run_options, names.data(), inputs.data(), inputs.size(), &kOutput, 1);
-  } catch (const Ort::Exception& e) {
-    if (cancel != nullptr && cancel->IsCancelled()) throw NativeError(kErrCancelled, "Synthesis was cancelled");
-    throw NativeError(kErrOrt, std::string("Inference failed: ") + e.what());
+  std::vector<const char*> outputs;
+  if (split()) {
+    for (const auto& name : boundary_) outputs.push_back(name.c_str());
+  } else {
+    outputs.push_back(kOutput);
   }
-  if (cancel != nullptr && cancel->IsCancelled()) throw NativeError(kErrCancelled, "Synthesis was cancelled");
+  return Run(*encoder_, names, inputs, outputs, cancel);
+}
 
-  Ort::Value& output = outputs.front();
-  if (!output.IsTensor() ||
-      output.GetTensorTypeAndShapeInfo().GetElementType() != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) {
-    throw NativeError(kErrOrt, "Model output is not a float tensor");
+Ort::Value Voice::RunDecoder(std::vector<Ort::Value>& inputs, CancelState* cancel) {
+  std::vector<const char*> names;
+  for (const auto& name : boundary_) names.push_back(name.c_str());
+  std::vector<const char*> outputs{kOutput};
+  return std::move(Run(*decoder_, names, inputs, outputs, cancel).front());
+}
+
+Ort::Value Voice::Infer(const InferenceRequest& request, CancelState* cancel) {
+  std::vector<Ort::Value> encoded = RunEncoder(request, cancel);
+  if (!split()) return std::move(encoded.front());
+  return RunDecoder(encoded, cancel);
+}
+
+std::vector<FloatTensor> Voice::Encode(const InferenceRequest& request, CancelState* cancel) {
+  if (!split()) throw NativeError(kErrInvalidArgument, "Model " + label_ + " runs whole: it has no encoder");
+  std::vector<Ort::Value> encoded = RunEncoder(request, cancel);
+  std::vector<FloatTensor> tensors;
+  for (auto& value : encoded) tensors.push_back(CopyTensor(value));
+  return tensors;
+}
+
+Ort::Value Voice::Decode(FloatTensor& latent, std::vector<FloatTensor>& side, CancelState* cancel) {
+  if (!split()) throw NativeError(kErrInvalidArgument, "Model " + label_ + " runs whole: it has no decoder");
+  if (side.size() + 1 != boundary_.size()) {
+    throw NativeError(kErrInvalidArgument, "The decoder of " + label_ + " takes " + std::to_string(boundary_.size()) +
+                                               " tensors");
   }
-  return std::move(output);
+  std::vector<Ort::Value> inputs;
+  inputs.push_back(WrapTensor(latent));
+  for (auto& tensor : side) inputs.push_back(WrapTensor(tensor));
+  return RunDecoder(inputs, cancel);
 }
 
 }  // namespace chorus

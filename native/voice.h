@@ -1,5 +1,9 @@
-// One loaded Piper model: an ONNX Runtime session plus what inference needs
-// to know about its inputs. No N-API here; see voice_binding.cc.
+// One loaded Piper model, shared by every thread of the process that uses it
+// (see voice_registry.h): either one ONNX Runtime session for the whole graph,
+// or two cut from it (src/engine/onnx/decoder-split.ts): the encoder (the
+// model's inputs → latent [1, channels, frames]) and the decoder (latent →
+// audio), so the decoder can run on bounded chunks. No N-API here; see
+// voice_binding.cc.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +23,21 @@ struct SessionSettings {
   int optimization_level = 3;
 };
 
+// The model's bytes, borrowed for the duration of loading.
+struct ModelBytes {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+struct ModelParts {
+  // Whole mode: the model as it is. Split mode: encoder and decoder.
+  ModelBytes whole;
+  ModelBytes encoder;
+  ModelBytes decoder;
+  // Split mode: the encoder's outputs that the decoder takes, latent first.
+  std::vector<std::string> boundary;
+};
+
 struct InferenceRequest {
   std::vector<int64_t> ids;
   float noise_scale = 0.667f;
@@ -27,27 +46,49 @@ struct InferenceRequest {
   int64_t speaker_id = 0;
 };
 
+// A float tensor copied out of (or into) ORT: row-major data and its shape.
+struct FloatTensor {
+  std::vector<float> data;
+  std::vector<int64_t> shape;
+};
+
 class Voice {
  public:
-  // Loads the model; throws NativeError(kErrOrt) naming the file on failure.
-  // Thread safety: any thread (ORT session creation is thread-safe).
-  Voice(const std::string& model_path, const SessionSettings& settings);
+  // Creates the session(s). `label` names the model in errors.
+  // Throws NativeError(kErrOrt) naming the model on failure.
+  // Thread safety: any thread.
+  Voice(const ModelParts& parts, const SessionSettings& settings, std::string label);
 
-  // Runs the model on one sentence's ids and returns its float output tensor
-  // (the samples), owned by ORT until the caller copies them into JS memory.
-  // Throws NativeError(kErrCancelled) when `cancel` was cancelled before or
-  // during the run, NativeError(kErrOrt) for any other failure.
-  // Thread safety: any thread, concurrently (ORT's Session::Run is safe to
-  // call from several threads on one session).
+  // The whole pipeline for one sentence's ids (in split mode: encoder, then
+  // the decoder on the whole latent). Returns the output tensor (samples).
+  // Throws NativeError(kErrCancelled) when `cancel` fires, kErrOrt otherwise.
+  // Thread safety: any thread, concurrently (ORT's Run is thread-safe).
   Ort::Value Infer(const InferenceRequest& request, CancelState* cancel);
 
+  // Split mode only: the boundary tensors for one sentence, latent first.
+  // Thread safety: as Infer.
+  std::vector<FloatTensor> Encode(const InferenceRequest& request, CancelState* cancel);
+
+  // Split mode only: audio for a latent (or a chunk of one) and the side
+  // tensors Encode returned. Thread safety: as Infer.
+  Ort::Value Decode(FloatTensor& latent, std::vector<FloatTensor>& side, CancelState* cancel);
+
+  bool split() const { return decoder_ != nullptr; }
   bool has_speaker_input() const { return has_sid_; }
-  const std::string& path() const { return path_; }
+  // Heap bytes the session(s) took when created (weights, pre-packed copies,
+  // planning): measured, not estimated, see voice.cc.
+  size_t memory_bytes() const { return memory_bytes_; }
 
  private:
-  std::string path_;
-  std::unique_ptr<Ort::Session> session_;
+  std::vector<Ort::Value> RunEncoder(const InferenceRequest& request, CancelState* cancel);
+  Ort::Value RunDecoder(std::vector<Ort::Value>& inputs, CancelState* cancel);
+
+  std::string label_;
+  std::unique_ptr<Ort::Session> encoder_;  // the whole model in whole mode
+  std::unique_ptr<Ort::Session> decoder_;
+  std::vector<std::string> boundary_;
   bool has_sid_ = false;
+  size_t memory_bytes_ = 0;
 };
 
 }  // namespace chorus

@@ -5,12 +5,18 @@
 #include <utility>
 
 #include "addon_data.h"
+#include "async_task.h"
 #include "cancel_binding.h"
 #include "errors.h"
 #include "espeak_synth.h"
+#include "voice_registry.h"
 
 namespace chorus {
 namespace {
+
+// Marks the External that carries a Voice into the constructor, so that no
+// other External (or forged object) can be passed off as one.
+constexpr napi_type_tag kVoiceTag = {0x63686f7275730001ULL, 0x766f696365746167ULL};
 
 int IntOption(const Napi::Object& options, const char* name, int fallback) {
   Napi::Value value = options.Get(name);
@@ -19,200 +25,65 @@ int IntOption(const Napi::Object& options, const char* name, int fallback) {
   return value.As<Napi::Number>().Int32Value();
 }
 
-// Carries a NativeError's code across the thread boundary.
-class CodedAsyncWorker : public Napi::AsyncWorker {
- protected:
-  explicit CodedAsyncWorker(Napi::Env env, const char* name)
-      : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)) {}
+Napi::Float32Array ToFloat32Array(Napi::Env env, const float* data, size_t count) {
+  // The one copy of the samples: into JS memory, which can then be
+  // transferred between threads without further copies.
+  Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, count * sizeof(float));
+  if (count > 0) std::memcpy(buffer.Data(), data, count * sizeof(float));
+  return Napi::Float32Array::New(env, count, buffer, 0);
+}
 
-  template <typename Fn>
-  void Guard(Fn&& fn) {
-    try {
-      fn();
-    } catch (const NativeError& e) {
-      code_ = e.code();
-      SetError(e.what());
-    } catch (const std::exception& e) {
-      code_ = kErrOrt;
-      SetError(e.what());
-    }
+Napi::Object TensorToJs(Napi::Env env, const FloatTensor& tensor) {
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("data", ToFloat32Array(env, tensor.data.data(), tensor.data.size()));
+  Napi::Array shape = Napi::Array::New(env, tensor.shape.size());
+  for (uint32_t i = 0; i < tensor.shape.size(); ++i) shape.Set(i, Napi::Number::New(env, static_cast<double>(tensor.shape[i])));
+  out.Set("shape", shape);
+  return out;
+}
+
+// {data: Float32Array, shape: number[]} copied into a FloatTensor; the
+// product of the shape must be the data's length.
+FloatTensor TensorFromJs(Napi::Env env, Napi::Value value, const char* name) {
+  auto fail = [&]() { return Napi::TypeError::New(env, std::string(name) + " must be {data: Float32Array, shape: number[]}"); };
+  if (!value.IsObject()) throw fail();
+  Napi::Object object = value.As<Napi::Object>();
+  Napi::Value data = object.Get("data");
+  Napi::Value shape = object.Get("shape");
+  if (!data.IsTypedArray() || data.As<Napi::TypedArray>().TypedArrayType() != napi_float32_array || !shape.IsArray()) throw fail();
+  FloatTensor tensor;
+  Napi::Array dims = shape.As<Napi::Array>();
+  double product = 1;
+  for (uint32_t i = 0; i < dims.Length(); ++i) {
+    Napi::Value dim = dims.Get(i);
+    if (!dim.IsNumber() || dim.As<Napi::Number>().DoubleValue() < 0) throw fail();
+    tensor.shape.push_back(dim.As<Napi::Number>().Int64Value());
+    product *= dim.As<Napi::Number>().DoubleValue();
   }
-
-  void OnError(const Napi::Error& error) override {
-    deferred_.Reject(MakeError(Env(), code_, error.Message()).Value());
+  auto floats = data.As<Napi::Float32Array>();
+  if (product != static_cast<double>(floats.ElementLength())) {
+    throw Napi::RangeError::New(env, std::string(name) + ": the shape does not match the data's length");
   }
-
- public:
-  Napi::Promise Promise() const { return deferred_.Promise(); }
-
- protected:
-  Napi::Promise::Deferred deferred_;
-  const char* code_ = kErrOrt;
-};
-
-class LoadWorker : public CodedAsyncWorker {
- public:
-  LoadWorker(Napi::Env env, std::string path, SessionSettings settings)
-      : CodedAsyncWorker(env, "chorus:loadVoice"), path_(std::move(path)), settings_(settings) {}
-
-  void Execute() override {
-    Guard([this] { voice_ = std::make_shared<Voice>(path_, settings_); });
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    auto external = Napi::External<std::shared_ptr<Voice>>::New(env, &voice_);
-    deferred_.Resolve(GetAddonData(env)->voice_constructor.New({external}));
-  }
-
- private:
-  std::string path_;
-  SessionSettings settings_;
-  std::shared_ptr<Voice> voice_;
-};
-
-class InferWorker : public CodedAsyncWorker {
- public:
-  InferWorker(Napi::Env env, std::shared_ptr<Voice> voice, InferenceRequest request,
-              std::shared_ptr<CancelState> cancel)
-      : CodedAsyncWorker(env, "chorus:infer"),
-        voice_(std::move(voice)),
-        request_(std::move(request)),
-        cancel_(std::move(cancel)),
-        runs_(GetAddonData(env)->runs) {
-    runs_->Add(cancel_);
-  }
-
-  ~InferWorker() override { runs_->Remove(cancel_); }
-
-  void Execute() override {
-    Guard([this] { output_ = voice_->Infer(request_, cancel_.get()); });
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    auto info = output_.GetTensorTypeAndShapeInfo();
-    size_t count = info.GetElementCount();
-    // The one copy of the samples: from ORT's output into JS memory, which
-    // can then be transferred between threads without further copies.
-    Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, count * sizeof(float));
-    if (count > 0) std::memcpy(buffer.Data(), output_.GetTensorData<float>(), count * sizeof(float));
-    deferred_.Resolve(Napi::Float32Array::New(env, count, buffer, 0));
-  }
-
- private:
-  std::shared_ptr<Voice> voice_;
-  InferenceRequest request_;
-  std::shared_ptr<CancelState> cancel_;
-  std::shared_ptr<RunRegistry> runs_;
-  Ort::Value output_{nullptr};
-};
-
-class EspeakSynthWorker : public CodedAsyncWorker {
- public:
-  EspeakSynthWorker(Napi::Env env, std::string text, std::string voice, int rate, std::shared_ptr<CancelState> cancel)
-      : CodedAsyncWorker(env, "chorus:espeakSynthesize"),
-        text_(std::move(text)),
-        voice_(std::move(voice)),
-        rate_(rate),
-        cancel_(std::move(cancel)),
-        runs_(GetAddonData(env)->runs) {
-    runs_->Add(cancel_);
-  }
-
-  ~EspeakSynthWorker() override { runs_->Remove(cancel_); }
-
-  void Execute() override {
-    Guard([this] { samples_ = EspeakSynthesize(text_, voice_, rate_, cancel_.get()); });
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, samples_.size() * sizeof(int16_t));
-    if (!samples_.empty()) std::memcpy(buffer.Data(), samples_.data(), samples_.size() * sizeof(int16_t));
-    deferred_.Resolve(Napi::Int16Array::New(env, samples_.size(), buffer, 0));
-  }
-
- private:
-  std::string text_;
-  std::string voice_;
-  int rate_;
-  std::shared_ptr<CancelState> cancel_;
-  std::shared_ptr<RunRegistry> runs_;
-  std::vector<int16_t> samples_;
-};
+  tensor.data.assign(floats.Data(), floats.Data() + floats.ElementLength());
+  return tensor;
+}
 
 std::shared_ptr<CancelState> CancelStateArgument(const Napi::CallbackInfo& info, size_t index) {
   if (info.Length() <= index || info[index].IsUndefined()) return std::make_shared<CancelState>();
-  Napi::Object token = info[index].ToObject();
-  if (!token.InstanceOf(GetAddonData(info.Env())->cancel_token_constructor.Value())) {
+  if (!info[index].IsObject() ||
+      !info[index].As<Napi::Object>().InstanceOf(GetAddonData(info.Env())->cancel_token_constructor.Value())) {
     throw Napi::TypeError::New(info.Env(), "token must be a CancelToken");
   }
-  return CancelTokenWrap::Unwrap(token)->state();
+  return CancelTokenWrap::Unwrap(info[index].As<Napi::Object>())->state();
 }
 
-}  // namespace
-
-Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsNumber()) {
-    throw Napi::TypeError::New(env, "espeakSynthesize(text: string, voice: string, rateWpm: number, token?)");
-  }
-  auto* worker = new EspeakSynthWorker(env, info[0].As<Napi::String>().Utf8Value(),
-                                       info[1].As<Napi::String>().Utf8Value(),
-                                       info[2].As<Napi::Number>().Int32Value(), CancelStateArgument(info, 3));
-  Napi::Promise promise = worker->Promise();
-  worker->Queue();
-  return promise;
-}
-
-Napi::Function VoiceWrap::Define(Napi::Env env) {
-  return DefineClass(env, "Voice",
-                     {InstanceMethod<&VoiceWrap::Infer>("infer"),
-                      InstanceMethod<&VoiceWrap::Close>("close"),
-                      InstanceAccessor<&VoiceWrap::HasSpeakerInput>("hasSpeakerInput")});
-}
-
-VoiceWrap::VoiceWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VoiceWrap>(info) {
-  if (info.Length() != 1 || !info[0].IsExternal()) {
-    throw Napi::TypeError::New(info.Env(), "Voice objects are created by loadVoice()");
-  }
-  voice_ = *info[0].As<Napi::External<std::shared_ptr<Voice>>>().Data();
-  has_speaker_input_ = voice_->has_speaker_input();
-}
-
-Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 2 || !info[0].IsString() || !info[1].IsObject()) {
-    throw Napi::TypeError::New(env, "loadVoice(modelPath: string, options: object)");
-  }
-  Napi::Object options = info[1].As<Napi::Object>();
-  SessionSettings settings;
-  settings.intra_op_threads = IntOption(options, "intraOpThreads", settings.intra_op_threads);
-  settings.inter_op_threads = IntOption(options, "interOpThreads", settings.inter_op_threads);
-  settings.optimization_level = IntOption(options, "optimizationLevel", settings.optimization_level);
-  auto* worker = new LoadWorker(env, info[0].As<Napi::String>().Utf8Value(), settings);
-  Napi::Promise promise = worker->Promise();
-  worker->Queue();
-  return promise;
-}
-
-Napi::Value VoiceWrap::Infer(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
+InferenceRequest RequestArguments(const Napi::CallbackInfo& info, const char* usage) {
   // Types only: ranges were checked in TypeScript before this call.
   if (info.Length() < 5 || !info[0].IsTypedArray() ||
       info[0].As<Napi::TypedArray>().TypedArrayType() != napi_bigint64_array || !info[1].IsNumber() ||
       !info[2].IsNumber() || !info[3].IsNumber() || !info[4].IsNumber()) {
-    throw Napi::TypeError::New(env,
-                               "infer(ids: BigInt64Array, noiseScale, lengthScale, noiseW, speakerId, token?)");
+    throw Napi::TypeError::New(info.Env(), usage);
   }
-  std::shared_ptr<CancelState> cancel = CancelStateArgument(info, 5);
-  if (!voice_) {
-    auto deferred = Napi::Promise::Deferred::New(env);
-    deferred.Reject(MakeError(env, kErrClosed, "The voice has been closed").Value());
-    return deferred.Promise();
-  }
-
   InferenceRequest request;
   auto ids = info[0].As<Napi::TypedArrayOf<int64_t>>();
   request.ids.assign(ids.Data(), ids.Data() + ids.ElementLength());
@@ -220,11 +91,292 @@ Napi::Value VoiceWrap::Infer(const Napi::CallbackInfo& info) {
   request.length_scale = info[2].As<Napi::Number>().FloatValue();
   request.noise_w = info[3].As<Napi::Number>().FloatValue();
   request.speaker_id = info[4].As<Napi::Number>().Int64Value();
+  return request;
+}
 
-  auto* worker = new InferWorker(env, voice_, std::move(request), std::move(cancel));
-  Napi::Promise promise = worker->Promise();
-  worker->Queue();
-  return promise;
+Napi::Promise Rejected(Napi::Env env, const char* code, const std::string& message) {
+  auto deferred = Napi::Promise::Deferred::New(env);
+  deferred.Reject(MakeError(env, code, message).Value());
+  return deferred.Promise();
+}
+
+// Work that may be stopped through a CancelState, registered with the
+// environment so a worker thread's shutdown stops it too.
+class CancellableWorker : public PromiseWorker {
+ protected:
+  CancellableWorker(Napi::Env env, const char* name, std::shared_ptr<CancelState> cancel)
+      : PromiseWorker(env, name), cancel_(std::move(cancel)), runs_(GetAddonData(env)->runs) {
+    runs_->Add(cancel_);
+  }
+  ~CancellableWorker() override { runs_->Remove(cancel_); }
+
+  std::shared_ptr<CancelState> cancel_;
+
+ private:
+  std::shared_ptr<RunRegistry> runs_;
+};
+
+class LoadWorker : public PromiseWorker {
+ public:
+  LoadWorker(Napi::Env env, std::string key, std::string label, SessionSettings settings, ModelParts parts,
+             std::vector<Napi::ObjectReference> keep)
+      : PromiseWorker(env, "chorus:loadVoice"),
+        key_(std::move(key)), label_(std::move(label)), settings_(settings), parts_(std::move(parts)),
+        keep_(std::move(keep)) {}
+
+ protected:
+  void Run() override {
+    voice_ = FindOrCreateVoice(key_, [this] { return std::make_shared<Voice>(parts_, settings_, label_); });
+  }
+  Napi::Value Result(Napi::Env env) override { return VoiceWrap::Wrap(env, voice_); }
+
+ private:
+  std::string key_;
+  std::string label_;
+  SessionSettings settings_;
+  ModelParts parts_;
+  // The model bytes stay alive (and unmoved) until the load is done.
+  std::vector<Napi::ObjectReference> keep_;
+  std::shared_ptr<Voice> voice_;
+};
+
+class InferWorker : public CancellableWorker {
+ public:
+  InferWorker(Napi::Env env, std::shared_ptr<Voice> voice, InferenceRequest request, std::shared_ptr<CancelState> cancel)
+      : CancellableWorker(env, "chorus:infer", std::move(cancel)), voice_(std::move(voice)), request_(std::move(request)) {}
+
+ protected:
+  void Run() override { output_ = voice_->Infer(request_, cancel_.get()); }
+  Napi::Value Result(Napi::Env env) override {
+    return ToFloat32Array(env, output_.GetTensorData<float>(), output_.GetTensorTypeAndShapeInfo().GetElementCount());
+  }
+
+ private:
+  std::shared_ptr<Voice> voice_;
+  InferenceRequest request_;
+  Ort::Value output_{nullptr};
+};
+
+class EncodeWorker : public CancellableWorker {
+ public:
+  EncodeWorker(Napi::Env env, std::shared_ptr<Voice> voice, InferenceRequest request, std::shared_ptr<CancelState> cancel)
+      : CancellableWorker(env, "chorus:encode", std::move(cancel)), voice_(std::move(voice)), request_(std::move(request)) {}
+
+ protected:
+  void Run() override { tensors_ = voice_->Encode(request_, cancel_.get()); }
+  Napi::Value Result(Napi::Env env) override {
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("latent", TensorToJs(env, tensors_.front()));
+    Napi::Array side = Napi::Array::New(env, tensors_.size() - 1);
+    for (uint32_t i = 1; i < tensors_.size(); ++i) side.Set(i - 1, TensorToJs(env, tensors_[i]));
+    result.Set("side", side);
+    return result;
+  }
+
+ private:
+  std::shared_ptr<Voice> voice_;
+  InferenceRequest request_;
+  std::vector<FloatTensor> tensors_;
+};
+
+class DecodeWorker : public CancellableWorker {
+ public:
+  DecodeWorker(Napi::Env env, std::shared_ptr<Voice> voice, FloatTensor latent, std::vector<FloatTensor> side,
+               std::shared_ptr<CancelState> cancel)
+      : CancellableWorker(env, "chorus:decode", std::move(cancel)),
+        voice_(std::move(voice)), latent_(std::move(latent)), side_(std::move(side)) {}
+
+ protected:
+  void Run() override { output_ = voice_->Decode(latent_, side_, cancel_.get()); }
+  Napi::Value Result(Napi::Env env) override {
+    return ToFloat32Array(env, output_.GetTensorData<float>(), output_.GetTensorTypeAndShapeInfo().GetElementCount());
+  }
+
+ private:
+  std::shared_ptr<Voice> voice_;
+  FloatTensor latent_;
+  std::vector<FloatTensor> side_;
+  Ort::Value output_{nullptr};
+};
+
+class EspeakSynthWorker : public CancellableWorker {
+ public:
+  EspeakSynthWorker(Napi::Env env, std::string text, std::string voice, int rate, std::shared_ptr<CancelState> cancel)
+      : CancellableWorker(env, "chorus:espeakSynthesize", std::move(cancel)),
+        text_(std::move(text)), voice_(std::move(voice)), rate_(rate) {}
+
+ protected:
+  void Run() override { samples_ = EspeakSynthesize(text_, voice_, rate_, cancel_.get()); }
+  Napi::Value Result(Napi::Env env) override {
+    Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, samples_.size() * sizeof(int16_t));
+    if (!samples_.empty()) std::memcpy(buffer.Data(), samples_.data(), samples_.size() * sizeof(int16_t));
+    return Napi::Int16Array::New(env, samples_.size(), buffer, 0);
+  }
+
+ private:
+  std::string text_;
+  std::string voice_;
+  int rate_;
+  std::vector<int16_t> samples_;
+};
+
+// A Uint8Array part of the model: its bytes, plus a reference that keeps it alive.
+ModelBytes BytesPart(Napi::Object parts, const char* name, std::vector<Napi::ObjectReference>& keep) {
+  Napi::Value value = parts.Get(name);
+  if (value.IsUndefined()) return {};
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    throw Napi::TypeError::New(parts.Env(), std::string("parts.") + name + " must be a Uint8Array");
+  }
+  auto bytes = value.As<Napi::Uint8Array>();
+  keep.push_back(Napi::Persistent(bytes.As<Napi::Object>()));
+  return {bytes.Data(), bytes.ByteLength()};
+}
+
+}  // namespace
+
+Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsNumber()) {
+      throw Napi::TypeError::New(env, "espeakSynthesize(text: string, voice: string, rateWpm: number, token?)");
+    }
+    auto* worker = new EspeakSynthWorker(env, info[0].As<Napi::String>().Utf8Value(), info[1].As<Napi::String>().Utf8Value(),
+                                         info[2].As<Napi::Number>().Int32Value(), CancelStateArgument(info, 3));
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  });
+}
+
+Napi::Value TrimMemoryBinding(const Napi::CallbackInfo& info) {
+  return Guarded(info.Env(), [&]() -> Napi::Value {
+    TrimMemory();
+    return info.Env().Undefined();
+  });
+}
+
+Napi::Function VoiceWrap::Define(Napi::Env env) {
+  return DefineClass(env, "Voice",
+                     {InstanceMethod<&VoiceWrap::Infer>("infer"),
+                      InstanceMethod<&VoiceWrap::Encode>("encode"),
+                      InstanceMethod<&VoiceWrap::Decode>("decode"),
+                      InstanceMethod<&VoiceWrap::Close>("close"),
+                      InstanceAccessor<&VoiceWrap::HasSpeakerInput>("hasSpeakerInput"),
+                      InstanceAccessor<&VoiceWrap::Split>("split"),
+                      InstanceAccessor<&VoiceWrap::MemoryBytes>("memoryBytes")});
+}
+
+Napi::Object VoiceWrap::Wrap(Napi::Env env, std::shared_ptr<Voice> voice) {
+  // The constructor copies the shared_ptr before this frame ends.
+  auto external = Napi::External<std::shared_ptr<Voice>>::New(env, &voice);
+  external.TypeTag(&kVoiceTag);
+  return GetAddonData(env)->voice_constructor.New({external});
+}
+
+VoiceWrap::VoiceWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VoiceWrap>(info) {
+  Napi::Env env = info.Env();
+  Guarded(env, [&] {
+    if (info.Length() != 1 || !info[0].IsExternal() || !info[0].As<Napi::External<void>>().CheckTypeTag(&kVoiceTag)) {
+      throw Napi::TypeError::New(env, "Voice objects are created by loadVoice() and findVoice()");
+    }
+    voice_ = *info[0].As<Napi::External<std::shared_ptr<Voice>>>().Data();
+    has_speaker_input_ = voice_->has_speaker_input();
+    split_ = voice_->split();
+    memory_bytes_ = static_cast<double>(voice_->memory_bytes());
+  });
+}
+
+Napi::Value VoiceWrap::Find(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "findVoice(key: string)");
+    std::shared_ptr<Voice> voice = FindVoice(info[0].As<Napi::String>().Utf8Value());
+    if (!voice) return env.Null();
+    return Wrap(env, std::move(voice));
+  });
+}
+
+Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 3 || !info[0].IsString() || !info[1].IsObject() || !info[2].IsObject()) {
+      throw Napi::TypeError::New(env, "loadVoice(key: string, options: object, parts: object)");
+    }
+    Napi::Object options = info[1].As<Napi::Object>();
+    SessionSettings settings;
+    settings.intra_op_threads = IntOption(options, "intraOpThreads", settings.intra_op_threads);
+    settings.inter_op_threads = IntOption(options, "interOpThreads", settings.inter_op_threads);
+    settings.optimization_level = IntOption(options, "optimizationLevel", settings.optimization_level);
+    std::string key = info[0].As<Napi::String>().Utf8Value();
+    Napi::Value label = options.Get("label");
+    std::string name = label.IsString() ? label.As<Napi::String>().Utf8Value() : key;
+
+    Napi::Object parts = info[2].As<Napi::Object>();
+    std::vector<Napi::ObjectReference> keep;
+    ModelParts model;
+    model.whole = BytesPart(parts, "whole", keep);
+    model.encoder = BytesPart(parts, "encoder", keep);
+    model.decoder = BytesPart(parts, "decoder", keep);
+    Napi::Value boundary = parts.Get("boundary");
+    if (boundary.IsArray()) {
+      Napi::Array names = boundary.As<Napi::Array>();
+      for (uint32_t i = 0; i < names.Length(); ++i) model.boundary.push_back(names.Get(i).ToString().Utf8Value());
+    }
+    bool whole = model.whole.data != nullptr;
+    bool split = model.encoder.data != nullptr && model.decoder.data != nullptr && !model.boundary.empty();
+    if (whole == split) {
+      throw Napi::TypeError::New(env, "parts must be {whole: Uint8Array} or {encoder, decoder: Uint8Array, boundary: string[]}");
+    }
+    auto* worker = new LoadWorker(env, std::move(key), std::move(name), settings, std::move(model), std::move(keep));
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  });
+}
+
+Napi::Value VoiceWrap::Infer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    InferenceRequest request = RequestArguments(info, "infer(ids: BigInt64Array, noiseScale, lengthScale, noiseW, speakerId, token?)");
+    std::shared_ptr<CancelState> cancel = CancelStateArgument(info, 5);
+    if (!voice_) return Rejected(env, kErrClosed, "The voice has been closed");
+    auto* worker = new InferWorker(env, voice_, std::move(request), std::move(cancel));
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  });
+}
+
+Napi::Value VoiceWrap::Encode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    InferenceRequest request = RequestArguments(info, "encode(ids: BigInt64Array, noiseScale, lengthScale, noiseW, speakerId, token?)");
+    std::shared_ptr<CancelState> cancel = CancelStateArgument(info, 5);
+    if (!voice_) return Rejected(env, kErrClosed, "The voice has been closed");
+    auto* worker = new EncodeWorker(env, voice_, std::move(request), std::move(cancel));
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  });
+}
+
+Napi::Value VoiceWrap::Decode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 2 || !info[1].IsArray()) {
+      throw Napi::TypeError::New(env, "decode(latent: {data, shape}, side: Array<{data, shape}>, token?)");
+    }
+    FloatTensor latent = TensorFromJs(env, info[0], "latent");
+    std::vector<FloatTensor> side;
+    Napi::Array list = info[1].As<Napi::Array>();
+    for (uint32_t i = 0; i < list.Length(); ++i) side.push_back(TensorFromJs(env, list.Get(i), "side"));
+    std::shared_ptr<CancelState> cancel = CancelStateArgument(info, 2);
+    if (!voice_) return Rejected(env, kErrClosed, "The voice has been closed");
+    auto* worker = new DecodeWorker(env, voice_, std::move(latent), std::move(side), std::move(cancel));
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  });
 }
 
 Napi::Value VoiceWrap::Close(const Napi::CallbackInfo& info) {
@@ -234,6 +386,12 @@ Napi::Value VoiceWrap::Close(const Napi::CallbackInfo& info) {
 
 Napi::Value VoiceWrap::HasSpeakerInput(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), has_speaker_input_);
+}
+
+Napi::Value VoiceWrap::Split(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), split_); }
+
+Napi::Value VoiceWrap::MemoryBytes(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), memory_bytes_);
 }
 
 }  // namespace chorus

@@ -1,17 +1,26 @@
-// JS face of Voice:
-//   loadVoice(modelPath, {intraOpThreads, interOpThreads, optimizationLevel})
-//     -> Promise<Voice>. Loads on the libuv thread pool.
+// JS face of Voice (all calls on the JS thread that made the object; work on
+// the libuv thread pool; every failure rejects with an Error carrying `code`):
+//   findVoice(key) -> Voice | null: the model already loaded in this process
+//     under `key` (by any thread), as a new handle. Synchronous.
+//   loadVoice(key, options, parts) -> Promise<Voice>: loads the model from
+//     `parts` ({whole} or {encoder, decoder, boundary}), unless another thread
+//     loaded `key` meanwhile. options: {label, intraOpThreads,
+//     interOpThreads, optimizationLevel}. The bytes are read off the JS
+//     thread while this call holds references to them.
 //   voice.infer(ids: BigInt64Array, noiseScale, lengthScale, noiseW,
-//               speakerId, token?: CancelToken) -> Promise<Float32Array>.
-//     Arguments are copied on the calling JS thread; the run happens on the
-//     libuv thread pool, so several infers of one voice may run at once.
-//   voice.close(): releases the session once runs in flight have finished;
-//     later infers reject with ERR_VOICE_CLOSED.
-//   voice.hasSpeakerInput: whether the model takes a `sid` input.
+//               speakerId, token?) -> Promise<Float32Array>: the whole
+//     pipeline for one sentence.
+//   voice.encode(same arguments) -> Promise<{latent: {data, shape}, side:
+//     [{data, shape}]}> (split voices only).
+//   voice.decode(latent: {data, shape}, side, token?) -> Promise<Float32Array>
+//     (split voices only).
+//   voice.close(): drops this handle; the model is freed when no thread
+//     holds it and runs in flight have finished.
+//   voice.hasSpeakerInput, voice.split, voice.memoryBytes.
 //   espeakSynthesize(text, espeakVoice, rateWpm, token?) -> Promise<Int16Array>
-//     espeak-ng's own synthesizer (the built-in voice), on the libuv thread
-//     pool, serialised with every other espeak call by the espeak mutex.
-// All methods must be called on the JS thread that created the object.
+//     espeak-ng's own synthesizer (the built-in voice), serialised with every
+//     other espeak call by the espeak mutex.
+//   trimMemory(): returns freed heap memory to the operating system.
 #pragma once
 
 #include <napi.h>
@@ -23,20 +32,30 @@
 namespace chorus {
 
 Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info);
+Napi::Value TrimMemoryBinding(const Napi::CallbackInfo& info);
 
 class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
  public:
   static Napi::Function Define(Napi::Env env);
+  static Napi::Value Find(const Napi::CallbackInfo& info);
   static Napi::Value Load(const Napi::CallbackInfo& info);
+  // Wraps a loaded voice in a new JS object. JS thread only.
+  static Napi::Object Wrap(Napi::Env env, std::shared_ptr<Voice> voice);
   explicit VoiceWrap(const Napi::CallbackInfo& info);
 
  private:
   Napi::Value Infer(const Napi::CallbackInfo& info);
+  Napi::Value Encode(const Napi::CallbackInfo& info);
+  Napi::Value Decode(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value HasSpeakerInput(const Napi::CallbackInfo& info);
+  Napi::Value Split(const Napi::CallbackInfo& info);
+  Napi::Value MemoryBytes(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Voice> voice_;
   bool has_speaker_input_ = false;
+  bool split_ = false;
+  double memory_bytes_ = 0;
 };
 
 }  // namespace chorus

@@ -6,6 +6,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildForeignModel, buildProbeModel, type ProbeOptions } from './lib/probe-model.js'
+import { buildVitsLikeModel } from './lib/vits-model.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const configs = join(root, 'test/fixtures/configs')
@@ -13,7 +14,9 @@ const configs = join(root, 'test/fixtures/configs')
 export interface TestVoice {
   name: string
   config: string
-  probe: ProbeOptions
+  /** A probe model (runs whole), or a VITS-shaped one (runs split). */
+  probe?: ProbeOptions
+  vits?: { speakerInput: boolean }
 }
 
 /** Cancellation tests need a run that lasts long enough to be caught. */
@@ -24,7 +27,9 @@ export const TEST_VOICES: TestVoice[] = [
   { name: 'en_US-proberyan-medium', config: 'en_US-ryan-medium', probe: { speakerInput: false } },
   { name: 'en_GB-probemulti-medium', config: 'en_GB-vctk-medium', probe: { speakerInput: true } },
   { name: 'pt_BR-probe-medium', config: 'pt_BR-cadu-medium', probe: { speakerInput: false } },
-  { name: 'en_US-probeslow-medium', config: 'en_US-lessac-medium', probe: { speakerInput: false, slowMatmuls: SLOW_MATMULS } }
+  { name: 'en_US-probeslow-medium', config: 'en_US-lessac-medium', probe: { speakerInput: false, slowMatmuls: SLOW_MATMULS } },
+  { name: 'en_US-vits-medium', config: 'en_US-lessac-medium', vits: { speakerInput: false } },
+  { name: 'en_GB-vitsmulti-medium', config: 'en_GB-vctk-medium', vits: { speakerInput: true } }
 ]
 
 export const DEFAULT_OUT_DIR = join(root, 'test/fixtures/generated/voices')
@@ -39,7 +44,8 @@ export async function makeTestVoices (outDir = DEFAULT_OUT_DIR): Promise<string>
   await mkdir(outDir, { recursive: true })
   for (const voice of TEST_VOICES) {
     const config = await readFile(join(configs, `${voice.config}.onnx.json`))
-    await writeAtomically(join(outDir, `${voice.name}.onnx`), buildProbeModel(voice.probe))
+    const model = voice.vits !== undefined ? buildVitsLikeModel(voice.vits) : buildProbeModel(voice.probe ?? { speakerInput: false })
+    await writeAtomically(join(outDir, `${voice.name}.onnx`), model)
     await writeAtomically(join(outDir, `${voice.name}.onnx.json`), config)
   }
   const foreign = join(outDir, 'foreign')

@@ -72,6 +72,13 @@ export class PhonemizeError extends ChorusError {
 }
 
 /** ONNX Runtime failed while running a model. */
+/** A voice whose files failed to load: refused until its files change. */
+export class VoiceBrokenError extends ChorusError {
+  constructor (readonly voice: string, readonly reason: string) {
+    super('ERR_VOICE_BROKEN', `Voice ${voice} cannot be loaded: ${reason}`, { status: 500, expose: true, details: { voice, reason } })
+  }
+}
+
 export class InferenceError extends ChorusError {
   constructor (message: string, options: ChorusErrorOptions = {}) {
     super('ERR_INFERENCE', message, { status: 500, expose: false, ...options })

@@ -4,14 +4,25 @@
 /** Peak below which a sentence is treated as silence. */
 const SILENT_PEAK = 1e-8
 
-/** Divides by the peak absolute value, clips to [-1, 1], scales by 32767
- * and truncates toward zero. */
-export function floatToPcm16 (samples: Float32Array): Int16Array {
+/** The largest absolute sample; NaN samples are ignored (they become 0). */
+export function peakOf (samples: Float32Array): number {
   let peak = 0
   for (let i = 0; i < samples.length; i++) {
     const magnitude = Math.abs(samples[i])
     if (magnitude > peak) peak = magnitude
   }
+  return peak
+}
+
+/** Piper's normalisation: divides by the peak absolute value, clips to
+ * [-1, 1], scales by 32767 and truncates toward zero. */
+export function floatToPcm16 (samples: Float32Array): Int16Array {
+  return scaleToPcm16(samples, peakOf(samples))
+}
+
+/** Scales by 32767 / `peak`, clipping to ±32767 and truncating toward zero;
+ * all zeros when the peak is (near) silence or not a number. */
+export function scaleToPcm16 (samples: Float32Array, peak: number): Int16Array {
   const pcm = new Int16Array(samples.length)
   if (!(peak >= SILENT_PEAK)) return pcm // also catches NaN
   const gain = 32767 / peak
@@ -40,5 +51,17 @@ export function joinSentences (sentences: readonly Int16Array[], silenceSamples:
     out.set(sentence, offset)
     offset += sentence.length
   })
+  return out
+}
+
+/** One array of every part, in order (the part itself when there is one). */
+export function concatSamples<T extends Int16Array | Float32Array> (parts: readonly T[], make: (length: number) => T): T {
+  if (parts.length === 1) return parts[0]
+  const out = make(parts.reduce((sum, p) => sum + p.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
+  }
   return out
 }

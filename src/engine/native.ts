@@ -13,11 +13,40 @@ import { PACKAGE_ROOT } from '../package-root.js'
 
 const require = createRequire(import.meta.url)
 
+export interface NativeTensor {
+  data: Float32Array
+  shape: number[]
+}
+
+/** The encoder's outputs for one sentence: the latent [1, channels, frames]
+ * and the decoder's other inputs (speaker conditioning). */
+export interface NativeEncoding {
+  latent: NativeTensor
+  side: NativeTensor[]
+}
+
+/** A handle to a model loaded once per process (see native/voice_registry.h). */
 export interface NativeVoice {
   infer (ids: BigInt64Array, noiseScale: number, lengthScale: number, noiseW: number,
     speakerId: number, token?: NativeCancelToken): Promise<Float32Array>
+  encode (ids: BigInt64Array, noiseScale: number, lengthScale: number, noiseW: number,
+    speakerId: number, token?: NativeCancelToken): Promise<NativeEncoding>
+  decode (latent: NativeTensor, side: NativeTensor[], token?: NativeCancelToken): Promise<Float32Array>
   close (): void
   readonly hasSpeakerInput: boolean
+  /** Encoder and decoder sessions (true) or the whole graph in one. */
+  readonly split: boolean
+  /** Heap bytes the model's sessions took when created, once per process. */
+  readonly memoryBytes: number
+}
+
+export type NativeModelParts = { whole: Uint8Array } | { encoder: Uint8Array, decoder: Uint8Array, boundary: string[] }
+
+export interface NativeLoadOptions {
+  label?: string
+  intraOpThreads?: number
+  interOpThreads?: number
+  optimizationLevel?: number
 }
 
 export interface NativeCancelToken {
@@ -33,8 +62,11 @@ export interface NativeBinding {
   loadOrt (libraryPath: string): string
   initEspeak (dataPath: string): number
   phonemize (text: string, espeakVoice: string): string[]
+  phonemizeAsync (text: string, espeakVoice: string): Promise<string[]>
   espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token?: NativeCancelToken): Promise<Int16Array>
-  loadVoice (modelPath: string, options: { intraOpThreads?: number, interOpThreads?: number, optimizationLevel?: number }): Promise<NativeVoice>
+  findVoice (key: string): NativeVoice | null
+  loadVoice (key: string, options: NativeLoadOptions, parts: NativeModelParts): Promise<NativeVoice>
+  trimMemory (): void
   CancelToken: new () => NativeCancelToken
   PhonemeIdMap: new (map: Record<string, readonly number[]>) => NativePhonemeIdMap
 }
@@ -80,14 +112,21 @@ const byCode: Record<string, (message: string, cause: unknown) => ChorusError> =
   ERR_ORT_LOAD: (m, cause) => new NativeLoadError(m, { cause }),
   ERR_ESPEAK: (m, cause) => new PhonemizeError(m, { cause }),
   ERR_VOICE_CLOSED: (m, cause) => new VoiceLoadError(m, { cause }),
-  ERR_INVALID_ARGUMENT: (m) => new InvalidArgumentError(m)
+  ERR_INVALID_ARGUMENT: (m) => new InvalidArgumentError(m),
+  ERR_NATIVE: (m, cause) => new InferenceError(m, { cause }),
+  ERR_NATIVE_OUT_OF_MEMORY: (m, cause) => new InferenceError(m, { cause })
 }
 
 /** Maps an error thrown by the addon to our catalogue; others pass through. */
 export function toTypedError (error: unknown): unknown {
   if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') {
     const make = byCode[(error as Error & { code: string }).code]
-    if (make !== undefined) return make(error.message, error)
+    if (make !== undefined) {
+      const typed = make(error.message, error)
+      // The addon's error carries the JS call site's stack: keep it.
+      if (error.stack?.includes('\n') === true) typed.stack = `${typed.name}: ${typed.message}${error.stack.slice(error.stack.indexOf('\n'))}`
+      return typed
+    }
   }
   return error
 }

@@ -33,6 +33,23 @@ export function phonemizeText (binding: NativeBinding, text: string, config: Voi
   }
 }
 
+/** phonemizeText on the libuv thread pool: the calling thread never waits
+ * for the espeak mutex. */
+export async function phonemizeTextAsync (binding: NativeBinding, text: string, config: VoiceConfig): Promise<string[]> {
+  if (config.phonemeType === 'text') return phonemizeText(binding, text, config)
+  try {
+    return await binding.phonemizeAsync(text, config.espeakVoice)
+  } catch (error) {
+    const typed = toTypedError(error)
+    if (typed instanceof PhonemizeError) throw typed
+    throw new PhonemizeError(`Cannot phonemize with espeak voice ${config.espeakVoice}: ${(error as Error).message}`, { cause: error })
+  }
+}
+
+export async function sentencePhonemesAsync (binding: NativeBinding, text: string, config: VoiceConfig): Promise<Uint32Array[]> {
+  return (await phonemizeTextAsync(binding, text, config)).map(s => toCodepoints(s, config.phonemeMap))
+}
+
 /** One Uint32Array of phoneme codepoints per sentence. */
 export function sentencePhonemes (binding: NativeBinding, text: string, config: VoiceConfig): Uint32Array[] {
   return phonemizeText(binding, text, config).map(s => toCodepoints(s, config.phonemeMap))

@@ -1,11 +1,14 @@
 // One loaded Piper voice: config + ONNX session, and the synthesis pipeline
 // phonemize → phoneme ids → infer → 16-bit PCM, one sentence at a time.
 
+import { readFile, realpath, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { SynthesisCancelledError, VoiceLoadError } from '../errors.js'
-import { floatToPcm16, joinSentences, silenceLength } from './audio.js'
-import { toTypedError, type NativePhonemeIdMap, type NativeVoice } from './native.js'
-import { sentencePhonemes } from './phonemes.js'
+import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
+import { DEFAULT_CHUNKING, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
+import { toTypedError, type NativeCancelToken, type NativeModelParts, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
+import { splitDecoder } from './onnx/decoder-split.js'
+import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
 import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 import type { SynthesisConfig } from './synthesis-config.js'
 import { loadVoiceConfig, type VoiceConfig } from './voice-config.js'
@@ -26,6 +29,23 @@ export interface LoadVoiceOptions extends RuntimeOptions {
   session?: SessionOptions
   /** Run one short inference after loading (default true). */
   warmUp?: boolean
+  /** Cut the graph into encoder and decoder when its shape allows (default true). */
+  split?: boolean
+}
+
+/** A sentence's latent, ready to be decoded in chunks. */
+export interface SentenceEncoding {
+  latent: Float32Array
+  channels: number
+  frames: number
+  side: NativeTensor[]
+}
+
+/** How a voice runs: `split` (encoder + chunked decoder) or `whole`. */
+export interface VoiceMode {
+  mode: 'split' | 'whole'
+  /** Why a voice runs whole; set by the thread that loaded the model. */
+  reason?: string
 }
 
 export interface SentenceAudio {
@@ -48,6 +68,10 @@ export function voiceNameOf (modelPath: string): string {
 
 export class PiperVoice {
   private closed = false
+  /** Output samples per latent frame, measured at warm-up (split voices). */
+  hopLength = 0
+  /** Peak of the warm-up sentence: a first guess at the voice's typical peak. */
+  referencePeak = 0
 
   private constructor (
     readonly name: string,
@@ -55,33 +79,65 @@ export class PiperVoice {
     readonly config: VoiceConfig,
     private readonly runtime: Runtime,
     private readonly session: NativeVoice,
-    private readonly idMap: NativePhonemeIdMap
+    private readonly idMap: NativePhonemeIdMap,
+    readonly mode: VoiceMode
   ) {}
 
-  /** Loads config and model. Rejects with VoiceConfigError or VoiceLoadError. */
+  /** Loads config and model. Rejects with VoiceConfigError or VoiceLoadError.
+   * The model is loaded once per process: another thread's load of the same
+   * file (same size and time) with the same settings is shared. */
   static async load (modelPath: string, options: LoadVoiceOptions = {}): Promise<PiperVoice> {
     const config = options.config ?? await loadVoiceConfig(options.configPath ?? `${modelPath}.json`)
     const runtime = initRuntime(options)
+    const settings = options.session ?? {}
+    const split = options.split !== false
     let session: NativeVoice
+    let mode: VoiceMode
     try {
-      session = await runtime.binding.loadVoice(modelPath, options.session ?? {})
+      const key = await modelKey(modelPath, settings, split)
+      const shared = runtime.binding.findVoice(key)
+      if (shared !== null) {
+        session = shared
+        mode = { mode: shared.split ? 'split' : 'whole' }
+      } else {
+        const parts = await modelParts(modelPath, split)
+        session = await runtime.binding.loadVoice(key, { ...settings, label: modelPath }, parts.parts)
+        mode = { mode: session.split ? 'split' : 'whole', ...(parts.reason !== undefined ? { reason: parts.reason } : {}) }
+      }
     } catch (error) {
-      throw new VoiceLoadError((toTypedError(error) as Error).message, { cause: error })
+      throw new VoiceLoadError(loadMessage(modelPath, toTypedError(error)), { cause: error })
     }
     if (config.numSpeakers > 1 && !session.hasSpeakerInput) {
       session.close()
       throw new VoiceLoadError(`Model ${modelPath} has no sid input but its config declares ${config.numSpeakers} speakers`)
     }
     const voice = new PiperVoice(voiceNameOf(modelPath), modelPath, config, runtime, session,
-      new runtime.binding.PhonemeIdMap(config.phonemeIdMap))
-    if (options.warmUp !== false) await voice.warmUp()
+      new runtime.binding.PhonemeIdMap(config.phonemeIdMap), mode)
+    if (options.warmUp !== false || mode.mode === 'split') await voice.warmUp()
     return voice
+  }
+
+  /** Heap bytes of the model's sessions, once per process however many threads hold it. */
+  get memoryBytes (): number {
+    return this.session.memoryBytes
   }
 
   /** The first run of a session allocates and plans; do it before real work. */
   private async warmUp (): Promise<void> {
     const { ids } = this.phonemeIds(Uint32Array.from('ə.', c => c.codePointAt(0) as number))
-    await this.infer(ids, { ...this.config.inference, speakerId: 0, sentenceSilence: 0 })
+    const settings = { ...this.config.inference, speakerId: 0, sentenceSilence: 0 }
+    if (this.mode.mode === 'whole') {
+      this.referencePeak = peakOf(await this.infer(ids, settings))
+      return
+    }
+    // Also measures samples per frame, which the chunking needs.
+    const encoding = await this.encode(ids, settings)
+    const samples = await this.decodeFrames(encoding, { start: 0, end: encoding.frames })
+    if (encoding.frames === 0 || samples.length % encoding.frames !== 0) {
+      throw new VoiceLoadError(`Model ${this.modelPath}: its decoder made ${samples.length} samples from ${encoding.frames} frames`)
+    }
+    this.hopLength = samples.length / encoding.frames
+    this.referencePeak = peakOf(samples)
   }
 
   /** Per-sentence phoneme codepoints. Synchronous; holds the espeak lock. */
@@ -89,21 +145,74 @@ export class PiperVoice {
     return sentencePhonemes(this.runtime.binding, text, this.config)
   }
 
+  /** The same, off this thread: the event loop never waits for espeak. */
+  async phonemizeAsync (text: string): Promise<Uint32Array[]> {
+    return await sentencePhonemesAsync(this.runtime.binding, text, this.config)
+  }
+
   phonemeIds (phonemes: Uint32Array): { ids: BigInt64Array, missing: number } {
     return this.idMap.toIds(phonemes)
   }
 
-  /** Raw float output for one sentence's ids. Runs on the libuv thread pool;
-   * several calls may run at once. Aborting `signal` stops the run. */
+  /** Raw float output for one sentence's ids: the whole graph (or encoder
+   * then decoder in one piece). Runs on the libuv thread pool; several calls
+   * may run at once. Aborting `signal` stops the run. */
   async infer (ids: BigInt64Array, settings: SynthesisConfig, signal?: AbortSignal): Promise<Float32Array> {
+    return await this.call(signal, token =>
+      this.session.infer(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, this.speakerId(settings), token))
+  }
+
+  /** Split voices: the latent of one sentence. */
+  async encode (ids: BigInt64Array, settings: SynthesisConfig, signal?: AbortSignal): Promise<SentenceEncoding> {
+    const { latent, side } = await this.call(signal, token =>
+      this.session.encode(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, this.speakerId(settings), token))
+    const [, channels, frames] = latent.shape
+    return { latent: latent.data, channels, frames, side }
+  }
+
+  /** Split voices: the samples of latent frames `range`, decoded with
+   * `marginFrames` of context on each side that are then dropped. */
+  async decodeChunk (encoding: SentenceEncoding, range: FrameRange, marginFrames: number, signal?: AbortSignal): Promise<Float32Array> {
+    const decoded = withMargin(range, encoding.frames, marginFrames)
+    const samples = await this.decodeFrames(encoding, decoded, signal)
+    const offset = (range.start - decoded.start) * this.hopLength
+    return samples.subarray(offset, offset + (range.end - range.start) * this.hopLength)
+  }
+
+  /** One sentence's samples through the split pipeline on this thread, chunk
+   * by chunk (whole voices: one run). The pool spreads chunks over threads
+   * instead; this is the reference it must match. */
+  async sentenceSamples (ids: BigInt64Array, settings: SynthesisConfig, chunking: ChunkingSettings = DEFAULT_CHUNKING, signal?: AbortSignal): Promise<Float32Array> {
+    if (this.mode.mode === 'whole') return await this.infer(ids, settings, signal)
+    const encoding = await this.encode(ids, settings, signal)
+    const chunks: Float32Array[] = []
+    for (const range of planChunks(encoding.frames, chunking, { stream: false, parallelism: 1 })) {
+      chunks.push(await this.decodeChunk(encoding, range, chunking.marginFrames, signal))
+    }
+    return concatSamples(chunks, n => new Float32Array(n))
+  }
+
+  private async decodeFrames (encoding: SentenceEncoding, range: FrameRange, signal?: AbortSignal): Promise<Float32Array> {
+    const data = range.start === 0 && range.end === encoding.frames
+      ? encoding.latent
+      : sliceLatent(encoding.latent, encoding.channels, encoding.frames, range)
+    return await this.call(signal, token =>
+      this.session.decode({ data, shape: [1, encoding.channels, range.end - range.start] }, encoding.side, token))
+  }
+
+  private speakerId (settings: SynthesisConfig): number {
+    return this.session.hasSpeakerInput ? settings.speakerId : 0
+  }
+
+  /** Runs a native call with a cancel token tied to `signal`, mapping its errors. */
+  private async call<T> (signal: AbortSignal | undefined, run: (token?: NativeCancelToken) => Promise<T>): Promise<T> {
     if (this.closed) throw new VoiceLoadError(`Voice ${this.name} has been closed`)
     if (signal?.aborted === true) throw new SynthesisCancelledError()
-    const sid = this.session.hasSpeakerInput ? settings.speakerId : 0
     const token = signal === undefined ? undefined : new this.runtime.binding.CancelToken()
     const cancel = () => token?.cancel()
     signal?.addEventListener('abort', cancel, { once: true })
     try {
-      return await this.session.infer(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, sid, token)
+      return await run(token)
     } catch (error) {
       throw toTypedError(error)
     } finally {
@@ -137,9 +246,39 @@ export class PiperVoice {
     }
   }
 
-  /** Releases the session once runs in flight finish. */
+  /** Releases this thread's handle; the model is freed once no thread holds
+   * it and runs in flight finish. */
   close (): void {
     this.closed = true
     this.session.close()
   }
+}
+
+/** Identifies a model file's contents and the session settings, so threads
+ * share a load only when they would have loaded the same thing. */
+async function modelKey (modelPath: string, settings: SessionOptions, split: boolean): Promise<string> {
+  const real = await realpath(modelPath)
+  const info = await stat(real)
+  return JSON.stringify([real, info.size, info.mtimeMs, info.ino, settings.intraOpThreads ?? 1,
+    settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, split])
+}
+
+async function modelParts (modelPath: string, split: boolean): Promise<{ parts: NativeModelParts, reason?: string }> {
+  const bytes = new Uint8Array(await readFile(modelPath))
+  if (!split) return { parts: { whole: bytes }, reason: 'the split is turned off' }
+  let result
+  try {
+    result = splitDecoder(bytes)
+  } catch (error) {
+    // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
+    return { parts: { whole: bytes }, reason: (error as Error).message }
+  }
+  if (result.mode === 'whole') return { parts: { whole: bytes }, reason: result.reason }
+  const { encoder, decoder, latent, side } = result.split
+  return { parts: { encoder, decoder, boundary: [latent, ...side] } }
+}
+
+function loadMessage (modelPath: string, error: unknown): string {
+  const message = (error as Error).message
+  return message.startsWith('Cannot load model') ? message : `Cannot load model ${modelPath}: ${message}`
 }

@@ -2,14 +2,24 @@
 // them. When another voice must load, the least recently used pool is
 // retired: it leaves the table at once and closes when its work is done.
 
+import { basename, dirname } from 'node:path'
 import type { Logger } from 'pino'
 import type { VoiceConfig } from '../engine/index.js'
+import { VoiceBrokenError } from '../errors.js'
 import { VoicePool, type VoicePoolOptions } from './voice-pool.js'
 
 export interface PoolSource {
   name: string
   modelPath: string
   config: VoiceConfig
+  /** Changes when the voice's files change: a broken voice is retried then. */
+  version: string
+}
+
+/** A voice whose files would not load, and why. */
+export interface BrokenVoice {
+  version: string
+  reason: string
 }
 
 export interface PoolManagerOptions extends VoicePoolOptions {
@@ -34,11 +44,14 @@ export interface PoolLease {
 export class PoolManager {
   private readonly pools = new Map<string, PoolEntry>()
   private readonly retiring = new Set<Promise<void>>()
+  private readonly brokenVoices = new Map<string, BrokenVoice>()
 
   constructor (private readonly options: PoolManagerOptions, private readonly log: Logger) {}
 
   /** The voice's pool, loading it (and retiring the LRU pool) if needed. */
   async acquire (source: PoolSource): Promise<PoolLease> {
+    const broken = this.brokenVoices.get(source.name)
+    if (broken !== undefined && broken.version === source.version) throw new VoiceBrokenError(source.name, broken.reason)
     let entry = this.pools.get(source.name)
     if (entry === undefined) {
       await this.makeRoom()
@@ -47,9 +60,16 @@ export class PoolManager {
     }
     if (entry === undefined) {
       const created: PoolEntry = { promise: this.load(source), holds: 0 }
-      created.promise.then(pool => { created.pool = pool }, () => {
-        // A voice that failed to load is not kept: the next request tries again.
+      created.promise.then(pool => {
+        created.pool = pool
+        this.brokenVoices.delete(source.name)
+      }, (error: unknown) => {
+        // A voice that failed to load is not kept, and is refused with the
+        // reason until its files change (then the next request tries again).
         if (this.pools.get(source.name) === created) this.pools.delete(source.name)
+        const reason = brokenReason(source.modelPath, error)
+        this.brokenVoices.set(source.name, { version: source.version, reason })
+        this.log.error({ voice: source.name, reason }, 'voice cannot be loaded')
       })
       this.pools.set(source.name, created)
       entry = created
@@ -70,7 +90,7 @@ export class PoolManager {
       return { pool, release }
     } catch (error) {
       release()
-      throw error
+      throw new VoiceBrokenError(source.name, brokenReason(source.modelPath, error))
     }
   }
 
@@ -105,6 +125,11 @@ export class PoolManager {
     this.retiring.add(closing)
   }
 
+  /** Voices whose files failed to load, with the reason. */
+  broken (): Map<string, BrokenVoice> {
+    return new Map(this.brokenVoices)
+  }
+
   /** The voices whose pools have finished loading. */
   loaded (): Map<string, VoicePool> {
     const result = new Map<string, VoicePool>()
@@ -124,4 +149,10 @@ export class PoolManager {
     for (const name of [...this.pools.keys()]) this.retire(name, 'shutdown')
     await Promise.all(this.retiring)
   }
+}
+
+/** The load failure's message, without the server's folders. */
+function brokenReason (modelPath: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split(dirname(modelPath) + '/').join('').replace(/^Cannot load model [^:]*: /, '') || basename(modelPath)
 }

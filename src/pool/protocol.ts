@@ -1,7 +1,9 @@
-// What the main thread and a voice's worker threads exchange.
+// What the main thread and a voice's worker threads exchange. Samples travel
+// as float32 (their buffers transferred, not copied): the main thread turns
+// them into 16-bit PCM, because a sentence's gain depends on all its chunks.
 
 import type { MessagePort } from 'node:worker_threads'
-import type { SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import type { ChunkingSettings, FrameRange, NativeTensor, SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
 
 /** workerData of every worker in one voice's pool. */
 export interface WorkerInit {
@@ -9,19 +11,60 @@ export interface WorkerInit {
   /** Parsed in the main thread already: workers do not read it again. */
   config: VoiceConfig
   session: SessionOptions
+  chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
 }
 
-/** One sentence to synthesise. `phonemes` is transferred, not copied. */
-export interface SentenceTask {
-  kind: 'sentence'
-  phonemes: Uint32Array
-  settings: SynthesisConfig
+interface Cancellable {
   /** Int32Array view: 1 once the request was cancelled (checked at start). */
   cancelFlag: SharedArrayBuffer
   /** Receives 'cancel' to stop a run in flight. */
   cancelPort: MessagePort
+}
+
+/** One sentence (or, past the phoneme cap, one piece of one). The worker
+ * runs it whole when it is short; otherwise it encodes it, decodes the first
+ * chunk when streaming, and hands back the latent for the other chunks. */
+export interface SentenceTask extends Cancellable {
+  kind: 'sentence'
+  /** Transferred, not copied. */
+  phonemes: Uint32Array
+  settings: SynthesisConfig
+  stream: boolean
+  /** Workers of this voice: a long sentence is cut into at least this many chunks. */
+  parallelism: number
+}
+
+/** A latent in shared memory, so every chunk's task reads it without a copy. */
+export interface SharedEncoding {
+  latent: SharedArrayBuffer
+  channels: number
+  frames: number
+  side: NativeTensor[]
+}
+
+export interface SentenceResult {
+  /** The samples decoded so far: the whole sentence, or its first chunk. */
+  samples?: Float32Array
+  /** Set when chunks remain to be decoded. */
+  encoding?: SharedEncoding
+  /** The chunks still to decode, in order. */
+  remaining: FrameRange[]
+  missingPhonemes: number
+  /** The worker thread that ran it (for logs and tests of the spread). */
+  worker: number
+}
+
+export interface DecodeTask extends Cancellable {
+  kind: 'decode'
+  encoding: SharedEncoding
+  range: FrameRange
+}
+
+export interface DecodeResult {
+  samples: Float32Array
+  worker: number
 }
 
 /** Resolves once the worker has loaded its voice. */
@@ -29,15 +72,16 @@ export interface ReadyTask {
   kind: 'ready'
 }
 
-export type WorkerTask = SentenceTask | ReadyTask
-
-export interface SentenceResult {
-  /** 16-bit PCM, its buffer transferred from the worker. */
-  pcm: Int16Array
-  missingPhonemes: number
-}
+export type WorkerTask = SentenceTask | DecodeTask | ReadyTask
 
 export interface ReadyResult {
   /** Resident memory of the process after this worker loaded its voice. */
   rss: number
+  mode: 'split' | 'whole'
+  /** Why it runs whole, when this worker loaded the model and it does. */
+  reason?: string
+  /** Heap bytes of the voice's sessions, once per process. */
+  memoryBytes: number
+  /** Peak of the warm-up sentence (seeds the streaming gain rule). */
+  referencePeak: number
 }

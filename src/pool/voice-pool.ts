@@ -1,38 +1,62 @@
 // One voice's worker threads: a Piscina pool whose workers each hold the
-// voice loaded. Sentences are its tasks. Cancelling a sentence stops its ONNX
-// Runtime run through a message to the worker, so the worker and its loaded
-// voice survive (Piscina's own abort would terminate the thread).
+// voice (handles to one shared copy of its weights). Sentences and decoder
+// chunks are its tasks. Cancelling a task stops its ONNX Runtime run through
+// a message to the worker, so the worker and its loaded voice survive
+// (Piscina's own abort would terminate the thread).
+//
+// Tasks do not go to Piscina's FIFO queue all at once: they wait here in
+// order of (request, sentence, chunk), and only as many as there are workers
+// are handed over. So a streamed sentence's next chunk runs before later
+// sentences, and an earlier request before a later one.
 
 import { MessageChannel } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
-import { SynthesisCancelledError, InferenceError } from '../errors.js'
-import type { SynthesisConfig, VoiceConfig } from '../engine/index.js'
-import type { ReadyResult, SentenceResult, SentenceTask, WorkerInit } from './protocol.js'
+import { SynthesisCancelledError } from '../errors.js'
+import type { ChunkingSettings, SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import { isFailure, restoreError } from './task-errors.js'
+import type { DecodeResult, ReadyResult, SentenceResult, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
+import type { FrameRange } from '../engine/index.js'
 
 export interface VoicePoolOptions {
   workers: number
   onnxThreads: number
+  chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
 }
 
+/** Where a task stands among the voice's work: lower runs first. */
+export type TaskOrder = readonly [request: number, sentence: number, chunk: number]
+
 // From TypeScript sources the worker needs tsx registered first.
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-worker.mjs' : './worker.js', import.meta.url)
 
+const RECENT_PEAKS = 32
+
+function before (a: TaskOrder, b: TaskOrder): boolean {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i]
+  return false
+}
+
 export class VoicePool {
   private readonly piscina: Piscina
-  private active = 0
+  private running = 0
+  private readonly waiting: Array<{ order: TaskOrder, start: () => void }> = []
   private idle: (() => void) | undefined
-  /** Resident memory the pool added when it loaded (an estimate: the process is shared). */
+  /** Heap bytes of the voice's model, once per process (what the addon measured). */
   memoryBytes = 0
+  mode: 'split' | 'whole' = 'whole'
   lastUsed = Date.now()
+  /** Peaks of the voice's recent sentences (see the gain rule in sentence-pipeline.ts). */
+  private readonly peaks: number[] = []
 
   constructor (readonly name: string, modelPath: string, config: VoiceConfig, readonly options: VoicePoolOptions, log: Logger) {
     const init: WorkerInit = {
       modelPath,
       config,
       session: { intraOpThreads: options.onnxThreads, interOpThreads: 1 },
+      chunking: options.chunking,
       ortLibrary: options.ortLibrary,
       espeakData: options.espeakData
     }
@@ -42,7 +66,7 @@ export class VoicePool {
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: Number.POSITIVE_INFINITY,
-      // One sentence at a time per worker: a worker's thread is one core.
+      // One task at a time per worker: a worker's thread is one core.
       concurrentTasksPerWorker: 1
     })
     // A worker that fails outside a task (its voice would not load) must not
@@ -51,30 +75,57 @@ export class VoicePool {
   }
 
   /** Resolves when every worker has loaded the voice; rejects if it cannot. */
-  async start (): Promise<void> {
-    const before = process.memoryUsage.rss()
+  async start (): Promise<ReadyResult> {
     try {
       const ready = await Promise.all(Array.from({ length: this.options.workers },
         async () => await (this.piscina.run({ kind: 'ready' }) as Promise<ReadyResult>)))
-      this.memoryBytes = Math.max(0, Math.max(...ready.map(r => r.rss)) - before)
+      this.memoryBytes = Math.max(...ready.map(r => r.memoryBytes))
+      this.mode = ready[0].mode
+      if (ready[0].referencePeak > 0) this.observePeak(ready[0].referencePeak)
+      return ready.find(r => r.reason !== undefined) ?? ready[0]
     } catch (error) {
       await this.piscina.destroy()
-      throw error
+      throw restoreError(error)
     }
   }
 
+  /** The median peak of the voice's recent sentences; 0 before any. */
+  get typicalPeak (): number {
+    if (this.peaks.length === 0) return 0
+    const sorted = [...this.peaks].sort((a, b) => a - b)
+    return sorted[Math.floor(sorted.length / 2)]
+  }
+
+  observePeak (peak: number): void {
+    if (!(peak > 0) || !Number.isFinite(peak)) return
+    this.peaks.push(peak)
+    if (this.peaks.length > RECENT_PEAKS) this.peaks.shift()
+  }
+
+  /** Tasks waiting here plus those Piscina holds. */
   get queueSize (): number {
-    return this.piscina.queueSize
+    return this.waiting.length + this.piscina.queueSize
   }
 
-  get activeRequests (): number {
-    return this.active
+  /** One sentence: its samples when the worker could finish it, else its
+   * latent and the chunks still to decode. */
+  async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, order: TaskOrder, signal: AbortSignal): Promise<SentenceResult> {
+    return await this.run<SentenceResult>(signal, order, port => ({
+      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.options.workers, ...port },
+      transfer: [phonemes.buffer as ArrayBuffer]
+    }))
   }
 
-  /** Synthesises one sentence. Aborting `signal` stops it at once. */
-  async run (phonemes: Uint32Array, settings: SynthesisConfig, signal: AbortSignal): Promise<SentenceResult> {
+  /** One chunk of a sentence's latent. */
+  async decode (encoding: SharedEncoding, range: FrameRange, order: TaskOrder, signal: AbortSignal): Promise<DecodeResult> {
+    return await this.run<DecodeResult>(signal, order, port => ({ task: { kind: 'decode', encoding, range, ...port }, transfer: [] }))
+  }
+
+  private async run<T> (signal: AbortSignal, order: TaskOrder,
+    make: (port: { cancelFlag: SharedArrayBuffer, cancelPort: import('node:worker_threads').MessagePort }) => { task: WorkerTask, transfer: ArrayBuffer[] }): Promise<T> {
     if (signal.aborted) throw new SynthesisCancelledError()
     this.lastUsed = Date.now()
+    await this.turn(order, signal)
     const cancelFlag = new SharedArrayBuffer(4)
     const { port1, port2 } = new MessageChannel()
     const cancel = () => {
@@ -82,25 +133,60 @@ export class VoicePool {
       port1.postMessage('cancel')
     }
     signal.addEventListener('abort', cancel, { once: true })
-    const task: SentenceTask = { kind: 'sentence', phonemes, settings, cancelFlag, cancelPort: port2 }
-    this.active++
+    const { task, transfer } = make({ cancelFlag, cancelPort: port2 })
     try {
-      return await (this.piscina.run(task, { transferList: [phonemes.buffer as ArrayBuffer, port2] }) as Promise<SentenceResult>)
+      const result = await (this.piscina.run(task, { transferList: [...transfer, port2] }) as Promise<T>)
+      if (isFailure(result)) throw result
+      return result
     } catch (error) {
-      // Errors cross the thread boundary as plain Errors; restore their kind.
       if (signal.aborted) throw new SynthesisCancelledError()
-      throw new InferenceError(`Synthesis with ${this.name} failed: ${(error as Error).message}`, { cause: error })
+      throw restoreError(error, `Synthesis with ${this.name} failed`)
     } finally {
       signal.removeEventListener('abort', cancel)
       port1.close()
-      this.active--
-      if (this.active === 0) this.idle?.()
+      this.finished()
     }
   }
 
-  /** Waits for sentences in flight, then stops the workers. */
+  /** Waits until this task is among the first `workers` in order. */
+  private async turn (order: TaskOrder, signal: AbortSignal): Promise<void> {
+    if (this.running < this.options.workers && this.waiting.length === 0) {
+      this.running++
+      return
+    }
+    await new Promise<void>((resolve, reject) => {
+      const entry = {
+        order,
+        start: () => {
+          signal.removeEventListener('abort', onAbort)
+          resolve()
+        }
+      }
+      const onAbort = () => {
+        const index = this.waiting.indexOf(entry)
+        if (index >= 0) this.waiting.splice(index, 1)
+        reject(new SynthesisCancelledError())
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      let at = this.waiting.findIndex(w => before(order, w.order))
+      if (at < 0) at = this.waiting.length
+      this.waiting.splice(at, 0, entry)
+    })
+  }
+
+  private finished (): void {
+    const next = this.waiting.shift()
+    if (next !== undefined) {
+      next.start()
+      return
+    }
+    this.running--
+    if (this.running === 0) this.idle?.()
+  }
+
+  /** Waits for tasks in flight, then stops the workers. */
   async close (): Promise<void> {
-    if (this.active > 0) await new Promise<void>(resolve => { this.idle = resolve })
+    if (this.running > 0) await new Promise<void>(resolve => { this.idle = resolve })
     await this.piscina.destroy()
   }
 }

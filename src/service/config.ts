@@ -3,6 +3,7 @@
 // 2 and a message that names the variable (see cli.ts).
 
 import { join } from 'node:path'
+import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { CORES, EnvReader, type Env } from './env.js'
 
@@ -29,6 +30,8 @@ export interface ServiceConfig {
   rescanMs: number
   cacheBytes: number
   logLevel: typeof LOG_LEVELS[number]
+  /** Bounds on one run's work: decoder chunks and phonemes per encoder run. */
+  chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
 }
@@ -54,6 +57,12 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     rescanMs: read.number('TTS_VOICE_RESCAN_SECONDS', 5, 0.1, 3600) * 1000,
     cacheBytes: read.integer('TTS_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
     logLevel: read.oneOf('TTS_LOG_LEVEL', 'info', LOG_LEVELS),
+    chunking: {
+      chunkFrames: read.integer('TTS_DECODER_CHUNK_FRAMES', DEFAULT_CHUNKING.chunkFrames, 16, 4096),
+      marginFrames: read.integer('TTS_DECODER_MARGIN_FRAMES', DEFAULT_CHUNKING.marginFrames, 0, 256),
+      firstChunkFrames: read.integer('TTS_STREAM_FIRST_CHUNK_FRAMES', DEFAULT_CHUNKING.firstChunkFrames, 8, 4096),
+      maxPhonemes: read.integer('TTS_MAX_PHONEMES_PER_RUN', DEFAULT_CHUNKING.maxPhonemes, 50, 100_000)
+    },
     ortLibrary: read.optionalString('CHORUS_ORT_LIBRARY'),
     espeakData: read.optionalString('CHORUS_ESPEAK_DATA')
   }

@@ -30,6 +30,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     workers: config.workersPerVoice,
     onnxThreads: config.onnxThreads,
     maxLoadedVoices: config.maxLoadedVoices,
+    chunking: config.chunking,
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData
   }, log)

@@ -14,8 +14,12 @@ export interface VoiceInfo {
   loaded: boolean
   /** Model file size; 0 for the built-in voice. */
   model_bytes: number
-  /** Resident memory the voice's workers added when it loaded (estimate). */
+  /** Heap bytes of the voice's sessions (weights once per process), measured by the addon. */
   memory_bytes: number | null
+  /** How the voice runs: `split` (encoder + chunked decoder) or `whole`; null until loaded. */
+  mode: 'split' | 'whole' | null
+  /** Set when the voice's files failed to load: why. Retried when they change. */
+  broken?: string
 }
 
 /** `en_US-lessac-medium` → language `en_US`, quality `medium`. */
@@ -26,6 +30,7 @@ function nameParts (name: string): { language: string, quality: string } {
 
 export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | 'runtime'>): VoiceInfo[] {
   const loaded = deps.pools.loaded()
+  const broken = deps.pools.broken()
   const installed: VoiceInfo[] = deps.registry.all().map(voice => {
     const parts = nameParts(voice.name)
     const speakers = Object.entries(voice.config.speakerIdMap).sort((a, b) => a[1] - b[1]).map(([name]) => name)
@@ -39,7 +44,9 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
       builtin: false,
       loaded: loaded.has(voice.name),
       model_bytes: voice.modelBytes,
-      memory_bytes: loaded.get(voice.name)?.memoryBytes ?? null
+      memory_bytes: loaded.get(voice.name)?.memoryBytes ?? null,
+      mode: loaded.get(voice.name)?.mode ?? null,
+      ...(broken.get(voice.name)?.version === voice.version ? { broken: broken.get(voice.name)?.reason } : {})
     }
   })
   const builtin: VoiceInfo = {
@@ -52,7 +59,19 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
     builtin: true,
     loaded: true,
     model_bytes: 0,
-    memory_bytes: null
+    memory_bytes: null,
+    mode: null
   }
   return [...installed, builtin].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+}
+
+/** Every voice that cannot serve now and why: files left out by the folder
+ * scan, and models that failed to load. Each is retried when its files change. */
+export function describeBrokenVoices (deps: Pick<ServiceDeps, 'registry' | 'pools'>): Array<{ name: string, reason: string }> {
+  const broken = new Map(deps.registry.leftOut())
+  for (const voice of deps.registry.all()) {
+    const failure = deps.pools.broken().get(voice.name)
+    if (failure?.version === voice.version) broken.set(voice.name, failure.reason)
+  }
+  return [...broken].map(([name, reason]) => ({ name, reason })).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 }

@@ -4,15 +4,16 @@
 
 import type { Logger } from 'pino'
 import { resolveSynthesisConfig, type Runtime, type SynthesisConfig, LIMITS } from '../engine/index.js'
-import { sentencePhonemes } from '../engine/phonemes.js'
+import { sentencePhonemesAsync } from '../engine/phonemes.js'
 import { invalid, numberInRange } from '../validate.js'
-import { OverloadedError, VoiceNotFoundError } from '../errors.js'
+import { OverloadedError, VoiceBrokenError, VoiceNotFoundError } from '../errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ServiceConfig } from '../service/config.js'
 import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
 import type { InstalledVoice, VoiceRegistry } from '../voices/registry.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import type { TtsRequest } from './tts-request.js'
+import { runSentences, type ChunkSink } from './sentence-pipeline.js'
 
 export type ResolvedVoice = { kind: 'piper', name: string, voice: InstalledVoice } | { kind: 'builtin', name: string }
 
@@ -22,7 +23,8 @@ export interface PreparedSynthesis {
   settings: SynthesisConfig
 }
 
-export type SentenceSink = (pcm: Int16Array, index: number) => void
+/** Receives streamed PCM in order; chunk 0 of a sentence starts it. */
+export type SentenceSink = ChunkSink
 
 export interface DefaultVoiceStatus {
   configured: string
@@ -32,6 +34,7 @@ export interface DefaultVoiceStatus {
 
 export class Synthesizer {
   private pendingCount = 0
+  private requests = 0
 
   constructor (
     private readonly config: ServiceConfig,
@@ -65,7 +68,11 @@ export class Synthesizer {
     if (name === BUILTIN_VOICE) return { kind: 'builtin', name }
     // A name is never a path: anything that is not a valid name is simply not installed.
     const voice = isValidVoiceName(name) ? this.registry.get(name) : undefined
-    if (voice === undefined) throw new VoiceNotFoundError(name, this.voiceNames())
+    if (voice === undefined) {
+      const unusable = isValidVoiceName(name) ? this.registry.leftOut().get(name) : undefined
+      if (unusable !== undefined) throw new VoiceBrokenError(name, unusable)
+      throw new VoiceNotFoundError(name, this.voiceNames())
+    }
     return { kind: 'piper', name, voice }
   }
 
@@ -113,32 +120,23 @@ export class Synthesizer {
     }
   }
 
-  /** Synthesises every sentence; `onSentence` receives them in order, each
-   * as soon as it and all earlier ones are ready. */
-  async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, onSentence?: SentenceSink): Promise<Int16Array[]> {
+  /** Synthesises every sentence. When `onChunk` is given the request is
+   * streamed: it receives the PCM in order, chunk by chunk, as it is made. */
+  async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, onChunk?: SentenceSink): Promise<Int16Array[]> {
     if (prepared.voice.kind === 'builtin') {
-      return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onSentence)
+      return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
     }
-    const phonemes = sentencePhonemes(this.runtime.binding, text, prepared.voice.voice.config)
+    const phonemes = await sentencePhonemesAsync(this.runtime.binding, text, prepared.voice.voice.config)
     const { pool, release } = await this.pools.acquire(prepared.voice.voice)
-    const sentences: Int16Array[] = []
-    let missing = 0
     try {
-      // All sentences are queued at once so they spread over the workers.
-      const pending = phonemes.map(sentence => pool.run(sentence, prepared.settings, signal))
-      // Keep a later failure from surfacing as an unhandled rejection while we
-      // wait on an earlier sentence; each is awaited in order below.
-      for (const p of pending) p.catch(() => {})
-      for (const [index, p] of pending.entries()) {
-        const result = await p
-        missing += result.missingPhonemes
-        sentences.push(result.pcm)
-        onSentence?.(result.pcm, index)
-      }
+      const result = await runSentences(pool, phonemes, prepared.settings, signal, {
+        request: this.requests++, chunking: this.config.chunking, onChunk
+      })
+      this.log.debug({ voice: prepared.voice.name, spread: result.spread }, 'sentences decoded')
+      if (result.missingPhonemes > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: result.missingPhonemes }, 'phonemes missing from the voice\'s map were skipped')
+      return result.sentences
     } finally {
       release()
     }
-    if (missing > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: missing }, 'phonemes missing from the voice\'s map were skipped')
-    return sentences
   }
 }

@@ -2,7 +2,7 @@
 // It needs no files, so a fresh machine with no downloaded voice can speak.
 
 import type { NativeBinding } from '../engine/index.js'
-import { toTypedError } from '../engine/index.js'
+import { concatSamples, toTypedError } from '../engine/index.js'
 import { SynthesisCancelledError } from '../errors.js'
 
 export const BUILTIN_VOICE = 'en_US-espeak-low'
@@ -23,30 +23,61 @@ export function splitSentences (text: string): string[] {
   return [...segmenter.segment(text)].map(s => s.segment.trim()).filter(s => s.length > 0)
 }
 
+/** Longest piece espeak speaks in one call: it holds the process-wide
+ * espeak lock for the whole call, and other voices' phonemization waits. */
+export const MAX_CLAUSE_CHARACTERS = 200
+
+/** A sentence cut after clause punctuation, and any run longer than
+ * MAX_CLAUSE_CHARACTERS cut at its last space before the limit. */
+export function splitClauses (sentence: string): string[] {
+  const clauses = sentence.split(/(?<=[,;:])\s+/)
+  const pieces: string[] = []
+  for (let clause of clauses) {
+    while ([...clause].length > MAX_CLAUSE_CHARACTERS) {
+      const head = [...clause].slice(0, MAX_CLAUSE_CHARACTERS).join('')
+      const space = head.lastIndexOf(' ')
+      const cut = space > 0 ? space : head.length
+      pieces.push(clause.slice(0, cut))
+      clause = clause.slice(cut).trimStart()
+    }
+    if (clause.length > 0) pieces.push(clause)
+  }
+  return pieces
+}
+
 /** Speaks `text` sentence by sentence (the caller joins them with
- * `sentenceSilence`). Samples are at espeak's sample rate. */
+ * `sentenceSilence`), each clause by clause, so the espeak lock is let go
+ * between clauses. Samples are at espeak's sample rate. `onChunk` receives
+ * each clause's samples in order. */
 export async function synthesizeBuiltin (
   binding: NativeBinding, text: string,
   settings: { lengthScale: number, sentenceSilence: number }, signal: AbortSignal,
-  onSentence?: (pcm: Int16Array, index: number) => void
+  onChunk?: (pcm: Int16Array, sentence: number, chunk: number) => void
 ): Promise<Int16Array[]> {
   const rate = espeakRate(settings.lengthScale)
   const sentences: Int16Array[] = []
   for (const [index, sentence] of splitSentences(text).entries()) {
-    if (signal.aborted) throw new SynthesisCancelledError()
-    const token = new binding.CancelToken()
-    const cancel = () => token.cancel()
-    signal.addEventListener('abort', cancel, { once: true })
-    try {
-      const pcm = await binding.espeakSynthesize(sentence, ESPEAK_VOICE, rate, token)
-      sentences.push(pcm)
-      onSentence?.(pcm, index)
-    } catch (error) {
-      throw toTypedError(error)
-    } finally {
-      signal.removeEventListener('abort', cancel)
+    const clauses: Int16Array[] = []
+    for (const [chunk, clause] of splitClauses(sentence).entries()) {
+      const pcm = await speak(binding, clause, rate, signal)
+      clauses.push(pcm)
+      onChunk?.(pcm, index, chunk)
     }
+    sentences.push(concatSamples(clauses, n => new Int16Array(n)))
   }
   return sentences
 }
 
+async function speak (binding: NativeBinding, text: string, rate: number, signal: AbortSignal): Promise<Int16Array> {
+  if (signal.aborted) throw new SynthesisCancelledError()
+  const token = new binding.CancelToken()
+  const cancel = () => token.cancel()
+  signal.addEventListener('abort', cancel, { once: true })
+  try {
+    return await binding.espeakSynthesize(text, ESPEAK_VOICE, rate, token)
+  } catch (error) {
+    throw toTypedError(error)
+  } finally {
+    signal.removeEventListener('abort', cancel)
+  }
+}

@@ -34,6 +34,7 @@ const CONFIG_SUFFIX = '.onnx.json'
 export class VoiceRegistry extends EventEmitter<RegistryEvents> {
   private voices = new Map<string, InstalledVoice>()
   private readonly reported = new Map<string, string>()
+  private unusable = new Map<string, string>()
   private watcher: FSWatcher | undefined
   private timer: NodeJS.Timeout | undefined
   private scanning: Promise<void> | undefined
@@ -102,6 +103,12 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
     return undefined
   }
 
+  /** Voices with files in the folder that are left out (empty model, no
+   * config, a config that does not parse), with the reason. */
+  leftOut (): Map<string, string> {
+    return new Map(this.unusable)
+  }
+
   private async scan (): Promise<void> {
     let files: string[]
     try {
@@ -122,6 +129,9 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
     }
     const previous = this.voices
     this.voices = next
+    // Voices whose files are there but unusable, as of this scan.
+    this.unusable = new Map([...candidates].filter(name => !next.has(name) && isValidVoiceName(name) && this.reported.has(name))
+      .map(name => [name, this.reported.get(name) as string]))
     for (const [name, voice] of next) {
       const before = previous.get(name)
       if (before === undefined) {

@@ -38,7 +38,7 @@ t.test('node-gyp builds and loads the addon', { timeout: 600_000 }, async t => {
     const n = require(${JSON.stringify(binary)});
     n.loadOrt(${JSON.stringify(join(PACKAGE_ROOT, 'node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1'))});
     n.initEspeak(${JSON.stringify(join(PACKAGE_ROOT, 'native/third_party/espeak-ng-data'))});
-    n.loadVoice(${JSON.stringify(probe)}, {}).then(v => v.infer(BigInt64Array.of(1n, 0n, 2n), 0.5, 1, 0.5, 0))
+    n.loadVoice('probe', {}, { whole: require('node:fs').readFileSync(${JSON.stringify(probe)}) }).then(v => v.infer(BigInt64Array.of(1n, 0n, 2n), 0.5, 1, 0.5, 0))
       .then(out => console.log(JSON.stringify({ phonemes: n.phonemize('Hello world.', 'en-us'), samples: out.length })))`
   const child = await run(process.execPath, ['-e', script], { cwd: scratch })
   const result = JSON.parse(child.stdout)

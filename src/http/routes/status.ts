@@ -3,7 +3,7 @@
 import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
-import { describeVoices } from '../../service/voice-info.js'
+import { describeBrokenVoices, describeVoices } from '../../service/voice-info.js'
 
 export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   const router = new Router<ChorusState>()
@@ -27,7 +27,8 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
     ctx.body = {
       voices: deps.synthesizer.voiceNames(),
       default_voice: deps.synthesizer.defaultVoice().effective,
-      details: describeVoices(deps)
+      details: describeVoices(deps),
+      broken: describeBrokenVoices(deps)
     }
   })
   return router

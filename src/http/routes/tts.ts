@@ -93,14 +93,16 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
     stream.write(wavHeader(UNKNOWN_LENGTH, prepared.sampleRate))
     let samples = 0
     // The response is under way: synthesis continues after this handler returns.
-    synthesizer.run(prepared, request.text, signal, (pcm, index) => {
-      if (index > 0 && silence > 0) stream.write(Buffer.alloc(silence * 2))
+    synthesizer.run(prepared, request.text, signal, (pcm, sentence, chunk) => {
+      const gap = sentence > 0 && chunk === 0 ? silence : 0
+      if (gap > 0) stream.write(Buffer.alloc(gap * 2))
       stream.write(pcmBytes(pcm))
-      samples += pcm.length + (index > 0 ? silence : 0)
-    }).then(sentences => {
+      samples += pcm.length + gap
+    }).then(() => {
       record(prepared, samples, started)
       stream.end()
-      if (key !== undefined) remember(key, sentences, prepared, silence)
+      // Not cached: a streamed sentence's gain may differ from Piper's
+      // normalisation (see sentence-pipeline.ts); the cache holds exact answers.
     }, error => {
       ctx.state.log.warn({ err: outcome(error, signal) }, 'streaming synthesis stopped')
       stream.destroy()

@@ -1,0 +1,91 @@
+// Bounded work per run: how a sentence's latent is cut into decoder chunks,
+// and how a sentence's phonemes are cut when they are too many for one
+// encoder run. Pure functions; the pipeline that uses them is in
+// src/synthesis/sentence-pipeline.ts.
+
+/** Settings an operator can read in the README (TTS_DECODER_*, TTS_MAX_PHONEMES_PER_RUN). */
+export interface ChunkingSettings {
+  /** Latent frames decoded per chunk (256 samples each in Piper's voices). */
+  chunkFrames: number
+  /** Context decoded on each side of a chunk and then dropped. 32 frames
+   * reproduce the one-shot decode of HiFi-GAN's receptive field exactly. */
+  marginFrames: number
+  /** A streamed sentence's first chunk: small, so audio starts early. */
+  firstChunkFrames: number
+  /** Phonemes per encoder run; a longer sentence is cut at a word boundary. */
+  maxPhonemes: number
+}
+
+export const DEFAULT_CHUNKING: ChunkingSettings = {
+  // ~6 s of audio at 22,050 Hz: ordinary sentences decode in one piece.
+  chunkFrames: 512,
+  marginFrames: 32,
+  firstChunkFrames: 32,
+  // ~1 min of speech at Piper's usual ~14 phonemes per second: no ordinary
+  // sentence is cut (Piper never cuts one), while the encoder's attention,
+  // quadratic in phonemes, stays bounded.
+  maxPhonemes: 800
+}
+
+export interface FrameRange {
+  start: number
+  end: number
+}
+
+/** The chunks [start, end) of a latent of `frames` frames.
+ * Non-streamed: one piece when it fits in a chunk; otherwise at least
+ * `parallelism` equal chunks (so one long sentence uses every worker), none
+ * longer than chunkFrames. Streamed: a small first chunk, then chunkFrames. */
+export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number }): FrameRange[] {
+  if (frames <= 0) return []
+  const ranges: FrameRange[] = []
+  let start = 0
+  if (options.stream && frames > settings.firstChunkFrames) {
+    ranges.push({ start: 0, end: settings.firstChunkFrames })
+    start = settings.firstChunkFrames
+  } else if (frames <= settings.chunkFrames) {
+    return [{ start: 0, end: frames }]
+  }
+  const rest = frames - start
+  const count = Math.max(Math.ceil(rest / settings.chunkFrames), options.stream ? 1 : Math.max(1, options.parallelism))
+  const size = Math.ceil(rest / count)
+  for (let s = start; s < frames; s += size) ranges.push({ start: s, end: Math.min(frames, s + size) })
+  return ranges
+}
+
+/** The frames actually decoded for a chunk: the chunk plus its margins,
+ * clipped to the latent. */
+export function withMargin (range: FrameRange, frames: number, marginFrames: number): FrameRange {
+  return { start: Math.max(0, range.start - marginFrames), end: Math.min(frames, range.end + marginFrames) }
+}
+
+/** Copies frames [start, end) of a [1, channels, frames] latent (row-major,
+ * channel by channel) into a new [1, channels, end - start] array. */
+export function sliceLatent (latent: Float32Array, channels: number, frames: number, range: FrameRange): Float32Array {
+  const width = range.end - range.start
+  const out = new Float32Array(channels * width)
+  for (let c = 0; c < channels; c++) {
+    out.set(latent.subarray(c * frames + range.start, c * frames + range.end), c * width)
+  }
+  return out
+}
+
+/** Cuts a sentence's phoneme codepoints into runs of at most `max`, each cut
+ * after the last space (a word boundary) before the limit, or at the limit
+ * when a single word is longer. */
+export function capPhonemes (phonemes: Uint32Array, max: number): Uint32Array[] {
+  if (phonemes.length <= max) return [phonemes]
+  const SPACE = 0x20
+  const pieces: Uint32Array[] = []
+  let start = 0
+  while (phonemes.length - start > max) {
+    let cut = start + max
+    for (let i = start + max - 1; i > start; i--) {
+      if (phonemes[i] === SPACE) { cut = i + 1; break }
+    }
+    pieces.push(phonemes.subarray(start, cut))
+    start = cut
+  }
+  pieces.push(phonemes.subarray(start))
+  return pieces
+}

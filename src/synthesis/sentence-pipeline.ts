@@ -1,0 +1,107 @@
+// One request's sentences on a voice's pool, with bounded work per run:
+// every sentence (cut at word boundaries past the phoneme cap) is one task;
+// a long one comes back as a latent whose decoder chunks are spread over the
+// voice's workers; everything is handed on in order.
+//
+// Gain. A sentence that arrives in one piece is normalised by its own peak,
+// exactly as Piper does. The non-streamed answer always is: its chunks are
+// joined first. A streamed sentence's first chunk must leave before the
+// sentence's peak is known, so each streamed chunk is scaled by
+//   32767 / max(peak of the sentence so far, the voice's typical peak)
+// where the typical peak is the median peak of the voice's recent sentences
+// (seeded by its warm-up sentence). Audio never clips (the divisor is at
+// least every sample so far), a quiet start is not blown up to full scale,
+// and a sentence whose peak is typical sounds as it would unstreamed.
+
+import {
+  capPhonemes, concatSamples, floatToPcm16, peakOf, scaleToPcm16, type ChunkingSettings, type SynthesisConfig
+} from '../engine/index.js'
+import { setMaxListeners } from 'node:events'
+import type { VoicePool } from '../pool/voice-pool.js'
+
+/** Receives streamed PCM in order: chunk 0 of a sentence starts it. */
+export type ChunkSink = (pcm: Int16Array, sentence: number, chunk: number) => void
+
+export interface PipelineOptions {
+  /** Orders this request's tasks after earlier requests' on the same voice. */
+  request: number
+  chunking: ChunkingSettings
+  /** Streamed: small first chunks and the streaming gain rule. */
+  onChunk?: ChunkSink
+}
+
+export interface PipelineResult {
+  /** Each sentence's PCM (as streamed, when streamed). */
+  sentences: Int16Array[]
+  missingPhonemes: number
+  /** Per sentence: decoder chunks, and the worker threads that made them. */
+  spread: Array<{ chunks: number, workers: number }>
+}
+
+/** Decoder chunks of one piece are ordered after its first task. */
+const CHUNKS_PER_PIECE = 1 << 16
+
+interface PieceWork {
+  missing: number
+  chunks: Array<Promise<{ samples: Float32Array, worker: number }>>
+}
+
+function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean,
+  order: [number, number, number], signal: AbortSignal): Promise<PieceWork> {
+  return pool.sentence(phonemes, settings, stream, order, signal).then(result => {
+    const chunks: PieceWork['chunks'] = []
+    if (result.samples !== undefined) chunks.push(Promise.resolve({ samples: result.samples, worker: result.worker }))
+    const { encoding } = result
+    if (encoding !== undefined) {
+      result.remaining.forEach((range, i) => {
+        chunks.push(pool.decode(encoding, range, [order[0], order[1], order[2] + 1 + i], signal))
+      })
+    }
+    // A later failure must not surface as unhandled while an earlier one is awaited.
+    for (const chunk of chunks) chunk.catch(() => {})
+    return { missing: result.missingPhonemes, chunks }
+  })
+}
+
+export async function runSentences (pool: VoicePool, sentences: Uint32Array[], settings: SynthesisConfig,
+  signal: AbortSignal, options: PipelineOptions): Promise<PipelineResult> {
+  const stream = options.onChunk !== undefined
+  // Every queued task listens for the request's abort: not a leak.
+  setMaxListeners(0, signal)
+  // All sentences are queued at once so they spread over the workers; the
+  // pool runs them in (request, sentence, chunk) order.
+  const work = sentences.map((phonemes, s) => capPhonemes(phonemes, options.chunking.maxPhonemes)
+    .map((piece, p) => startPiece(pool, piece.slice(), settings, stream, [options.request, s, p * CHUNKS_PER_PIECE], signal)))
+  for (const pieces of work) for (const piece of pieces) piece.catch(() => {})
+
+  const result: PipelineResult = { sentences: [], missingPhonemes: 0, spread: [] }
+  for (const [s, pieces] of work.entries()) {
+    const floats: Float32Array[] = []
+    const pcm: Int16Array[] = []
+    let runningPeak = 0
+    let chunkIndex = 0
+    let chunkCount = 0
+    const workers = new Set<number>()
+    for (const piece of pieces) {
+      const { missing, chunks } = await piece
+      result.missingPhonemes += missing
+      chunkCount += chunks.length
+      for (const chunk of chunks) {
+        const { samples, worker } = await chunk
+        workers.add(worker)
+        floats.push(samples)
+        if (options.onChunk === undefined) continue
+        const whole = pieces.length === 1 && chunks.length === 1
+        runningPeak = Math.max(runningPeak, peakOf(samples))
+        const scaled = whole ? floatToPcm16(samples) : scaleToPcm16(samples, Math.max(runningPeak, pool.typicalPeak))
+        pcm.push(scaled)
+        options.onChunk(scaled, s, chunkIndex++)
+      }
+    }
+    result.spread.push({ chunks: chunkCount, workers: workers.size })
+    const all = concatSamples(floats, n => new Float32Array(n))
+    pool.observePeak(peakOf(all))
+    result.sentences.push(options.onChunk === undefined || chunkCount === 1 ? floatToPcm16(all) : concatSamples(pcm, n => new Int16Array(n)))
+  }
+  return result
+}

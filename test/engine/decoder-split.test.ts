@@ -1,0 +1,99 @@
+// The decoder split and chunked decoding: found from the graph's structure,
+// and sample-exact against the whole graph at noise 0.
+
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { DEFAULT_CHUNKING, floatToPcm16, PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../../src/engine/index.js'
+import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
+import { VITS_FRAMES_PER_ID, VITS_SAMPLES_PER_FRAME } from '../../scripts/lib/vits-model.js'
+import { FIXTURES, testModel } from '../helpers/voices.js'
+
+const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
+const reference = JSON.parse(await readFile(join(FIXTURES, 'reference/en_us-piper-ids.json'), 'utf8')) as { sentences: Array<{ text: string, ids: number[] }> }
+
+function quiet (voice: PiperVoice, speaker = 0): SynthesisConfig {
+  return { ...resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, voice.config), speakerId: speaker }
+}
+
+/** Chunked (split voice) and whole-graph samples for the same ids: equal sample for sample. */
+async function compare (t: Test, split: PiperVoice, whole: PiperVoice, ids: BigInt64Array, settings: SynthesisConfig, chunkFrames: number): Promise<void> {
+  const expected = await whole.infer(ids, settings)
+  const actual = await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames })
+  t.equal(actual.length, expected.length, `length with ${chunkFrames}-frame chunks`)
+  let differing = 0
+  for (let i = 0; i < expected.length; i++) if (actual[i] !== expected[i]) differing++
+  t.equal(differing, 0, `float samples identical with ${chunkFrames}-frame chunks`)
+  t.same(floatToPcm16(actual), floatToPcm16(expected), 'and so is the PCM')
+}
+
+t.test('the boundary is found from the structure: VITS-shaped models split, others run whole', async t => {
+  const vits = splitDecoder(new Uint8Array(await readFile(await testModel('en_US-vits-medium'))))
+  t.equal(vits.mode, 'split')
+  if (vits.mode === 'split') {
+    t.equal(vits.split.latent, 'latent')
+    t.same(vits.split.side, [])
+    t.equal(vits.split.hopLength, VITS_SAMPLES_PER_FRAME, 'samples per frame = product of the upsampling strides')
+  }
+  const multi = splitDecoder(new Uint8Array(await readFile(await testModel('en_GB-vitsmulti-medium'))))
+  t.equal(multi.mode, 'split')
+  if (multi.mode === 'split') t.same(multi.split.side, ['g'], 'the speaker conditioning goes to every chunk whole')
+  const probe = splitDecoder(new Uint8Array(await readFile(await testModel('en_US-probe-medium'))))
+  t.same(probe, { mode: 'whole', reason: 'no single latent tensor feeds a frame-local decoder' })
+  t.throws(() => splitDecoder(Uint8Array.of(0x0a, 0xff, 0xff)), /runs past the end|Truncated/, 'truncated bytes are refused, not guessed at')
+})
+
+t.test('generated voices: chunked decoding equals the whole graph, every chunk size, every speaker', async t => {
+  for (const [name, speakers] of [['en_US-vits-medium', [0]], ['en_GB-vitsmulti-medium', [0, 5, 108]]] as const) {
+    const model = await testModel(name)
+    const split = await PiperVoice.load(model)
+    const whole = await PiperVoice.load(model, { split: false })
+    t.teardown(() => { split.close(); whole.close() })
+    t.equal(split.mode.mode, 'split')
+    t.equal(whole.mode.mode, 'whole')
+    t.equal(split.hopLength, VITS_SAMPLES_PER_FRAME, 'samples per frame measured at warm-up')
+    const [phonemes] = split.phonemize('This sentence is long enough to be cut into several chunks of the latent, with margins on both sides')
+    const { ids } = split.phonemeIds(phonemes)
+    for (const speaker of speakers) {
+      for (const chunkFrames of [16, 37, 64, 512]) await compare(t, split, whole, ids, quiet(split, speaker), chunkFrames)
+    }
+    const encoding = await split.encode(ids, quiet(split))
+    t.equal(encoding.frames, ids.length * VITS_FRAMES_PER_ID)
+  }
+})
+
+t.test('generated voice: every reference sentence, chunked, equals the whole graph', async t => {
+  const model = await testModel('en_US-vits-medium')
+  const split = await PiperVoice.load(model)
+  const whole = await PiperVoice.load(model, { split: false })
+  t.teardown(() => { split.close(); whole.close() })
+  for (const sentence of reference.sentences) {
+    const ids = BigInt64Array.from(sentence.ids, BigInt)
+    const expected = await whole.infer(ids, quiet(split))
+    const actual = await split.sentenceSamples(ids, quiet(split), { ...DEFAULT_CHUNKING, chunkFrames: 24 })
+    t.ok(actual.length === expected.length && actual.every((v, i) => v === expected[i]), sentence.text)
+  }
+})
+
+t.test('bench voices: one long sentence, chunked, equals the whole graph', { skip: existsSync(BENCH) ? false : `no bench voices at ${BENCH}` }, async t => {
+  for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {
+    const model = join(BENCH, `${name}.onnx`)
+    const split = await PiperVoice.load(model)
+    const whole = await PiperVoice.load(model, { split: false })
+    t.teardown(() => { split.close(); whole.close() })
+    t.equal(split.mode.mode, 'split', `${name} splits`)
+    t.equal(split.hopLength, 256, 'Piper\'s 256 samples per frame')
+    const [phonemes] = split.phonemize('A rather long sentence without an inner full stop that goes on about the weather and the trains and the river')
+    await compare(t, split, whole, split.phonemeIds(phonemes).ids, quiet(split, name.includes('multi') ? 7 : 0), 128)
+  }
+})
+
+t.test('threads share one load of a model; a different file is another load', async t => {
+  const model = await testModel('en_US-vits-medium')
+  const a = await PiperVoice.load(model)
+  const b = await PiperVoice.load(model)
+  t.teardown(() => { a.close(); b.close() })
+  t.ok(a.memoryBytes > 0, 'the addon measured the sessions\' memory')
+  t.equal(b.memoryBytes, a.memoryBytes, 'the second handle reports the same model')
+})

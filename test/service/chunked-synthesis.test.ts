@@ -1,0 +1,102 @@
+// Bounded work per run, through the service: a long sentence is decoded in
+// chunks spread over the workers and equals the whole graph's answer; a
+// streamed one arrives chunk by chunk at the right level; text past the
+// phoneme cap is cut and still answered; the built-in voice never holds up
+// the event loop.
+
+import t from 'tap'
+import { floatToPcm16, PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
+import { postTts, request, startTestService } from '../helpers/service.js'
+import { testModel } from '../helpers/voices.js'
+
+const VOICE = 'en_US-vits-medium'
+const LONG = 'This single sentence has no inner full stop and keeps going for quite a while so that its latent is cut into many decoder chunks'
+const QUIET = { noise_scale: 0, noise_w: 0 }
+
+function pcmOf (wav: Buffer): Int16Array {
+  const data = wav.subarray(44)
+  return new Int16Array(data.buffer, data.byteOffset, data.length / 2)
+}
+
+function rmsDb (pcm: Int16Array): number {
+  let sum = 0
+  for (const v of pcm) sum += v * v
+  return 10 * Math.log10(sum / pcm.length)
+}
+
+t.test('a long sentence: chunks on both workers, sample-exact against the whole graph', async t => {
+  const service = await startTestService({ TTS_DECODER_CHUNK_FRAMES: '16' }, [VOICE])
+  t.teardown(() => service.stop())
+  const reply = await postTts(service.url, { text: LONG, voice: VOICE, ...QUIET })
+  t.equal(reply.status, 200)
+
+  const whole = await PiperVoice.load(await testModel(VOICE), { split: false })
+  t.teardown(() => whole.close())
+  const [phonemes] = whole.phonemize(LONG)
+  const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, whole.config)
+  const expected = floatToPcm16(await whole.infer(whole.phonemeIds(phonemes).ids, settings))
+  t.same(pcmOf(reply.body), expected, 'the same PCM as one run of the whole graph')
+
+  const spread = service.logs.find(line => line.msg === 'sentences decoded')?.spread as Array<{ chunks: number, workers: number }>
+  t.ok(spread[0].chunks > 2, `decoded in ${spread[0].chunks} chunks`)
+  t.equal(spread[0].workers, 2, 'by both workers')
+})
+
+t.test('streamed: in order, complete, at the non-streamed level, never clipped', async t => {
+  const service = await startTestService({ TTS_DECODER_CHUNK_FRAMES: '16', TTS_STREAM_FIRST_CHUNK_FRAMES: '8' }, [VOICE])
+  t.teardown(() => service.stop())
+  const text = `${LONG}. And then a second, shorter one.`
+  const plain = pcmOf((await postTts(service.url, { text, voice: VOICE, ...QUIET })).body)
+  const streamed = pcmOf((await postTts(service.url, { text, voice: VOICE, ...QUIET, stream: true })).body)
+  t.equal(streamed.length, plain.length, 'every sample arrives')
+  // Same waveform up to a gain that changes only between chunks: the signs agree.
+  let agree = 0
+  let nonzero = 0
+  for (let i = 0; i < plain.length; i++) {
+    if (Math.abs(plain[i]) < 64) continue
+    nonzero++
+    if (Math.sign(plain[i]) === Math.sign(streamed[i])) agree++
+  }
+  t.ok(agree / nonzero > 0.999, `in order: ${agree} of ${nonzero} samples agree in sign`)
+  const difference = Math.abs(rmsDb(streamed) - rmsDb(plain))
+  t.ok(difference < 1, `level within 1 dB (${difference.toFixed(2)} dB)`)
+  const clipped = streamed.filter(v => Math.abs(v) >= 32767).length
+  t.ok(clipped / streamed.length < 0.001, `clipped samples under 0.1 % (${clipped})`)
+})
+
+t.test('a sentence past the phoneme cap is cut at word boundaries and answered', async t => {
+  const service = await startTestService({ TTS_MAX_PHONEMES_PER_RUN: '60' }, [VOICE])
+  t.teardown(() => service.stop())
+  const reply = await postTts(service.url, { text: 'hello '.repeat(120).trim(), voice: VOICE })
+  t.equal(reply.status, 200)
+  t.ok(pcmOf(reply.body).length > 0)
+})
+
+t.test('the built-in voice speaking a long text does not hold up the event loop', async t => {
+  // The default text limit, in one unpunctuated run.
+  const service = await startTestService({ TTS_DEFAULT_VOICE: VOICE }, [VOICE])
+  t.teardown(() => service.stop())
+  const text = 'hello there '.repeat(417).slice(0, 5000)
+  const started = performance.now()
+  let finished = 0
+  const speech = postTts(service.url, { text, voice: 'en_US-espeak-low' }).then(reply => {
+    finished = performance.now()
+    return reply
+  })
+  const healthMs: number[] = []
+  let answeredDuring = 0
+  while (finished === 0 && healthMs.length < 200) {
+    const before = performance.now()
+    t.equal((await request(`${service.url}/health`)).status, 200)
+    healthMs.push(performance.now() - before)
+    // A Piper voice's request phonemizes while espeak speaks: it waits off the event loop.
+    t.equal((await postTts(service.url, { text: 'Short.', voice: VOICE })).status, 200)
+    if (finished === 0) answeredDuring++
+  }
+  const reply = await speech
+  t.equal(reply.status, 200)
+  const total = finished - started
+  t.ok(answeredDuring >= 3, `${answeredDuring} /health and short requests were answered while the speech went on`)
+  const worst = Math.max(...healthMs)
+  t.ok(worst < total / 4, `/health took at most ${worst.toFixed(0)} ms while the speech took ${total.toFixed(0)} ms`)
+})
