@@ -54,7 +54,9 @@ const port = parentPort as NonNullable<typeof parentPort>
 async function loadVoices (): Promise<LoadedVoice[]> {
   const loaded: LoadedVoice[] = []
   for (const { modelPath } of data.voices) {
+    // The bare engine: the whole graph in one run, as Piper runs it.
     const voice = await PiperVoice.load(modelPath, {
+      split: false,
       session: { intraOpThreads: 1, interOpThreads: 1 },
       ortLibrary: data.ortLibrary,
       espeakData: data.espeakData
