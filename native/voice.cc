@@ -22,7 +22,18 @@ const char* const kOutput = "output";
 // grow on a new longest input, so the figure is close but not exact).
 std::mutex g_load_mutex;
 
+}  // namespace
+}  // namespace chorus
+
+// Present when the addon runs under AddressSanitizer (npm run test:asan),
+// whose allocator glibc's mallinfo2 cannot see.
+extern "C" size_t __sanitizer_get_current_allocated_bytes() __attribute__((weak));
+
+namespace chorus {
+namespace {
+
 size_t HeapInUse() {
+  if (__sanitizer_get_current_allocated_bytes != nullptr) return __sanitizer_get_current_allocated_bytes();
   struct mallinfo2 info = mallinfo2();
   return info.uordblks + info.hblkhd;
 }
