@@ -70,7 +70,7 @@ export async function runToolsCommand (argv: string[], io: CommandIo = {}): Prom
   }
   const logger = createLogger('chorus-tools', config.logLevel, io.stderr)
   const context: McpServerContext = {
-    spawner: createSpawnerClient(config.spawner),
+    spawner: createSpawnerClient(config.spawner, [config.http.token]),
     identity: config.identity,
     logger,
     secrets: [config.spawner.token, config.http.token].filter((secret): secret is string => secret !== undefined),

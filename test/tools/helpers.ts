@@ -142,7 +142,7 @@ export function spawnerConfig (options: ToolsOptions): SpawnerClientConfig {
 
 export function toolsContext (options: ToolsOptions): McpServerContext {
   return {
-    spawner: createSpawnerClient(spawnerConfig(options)),
+    spawner: createSpawnerClient(spawnerConfig(options), [options.token]),
     identity: options.identity,
     logger: options.logger ?? memoryLogger('silent').logger,
     secrets: [options.spawnerToken, options.token].filter((secret): secret is string => secret !== undefined),
