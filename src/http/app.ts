@@ -5,7 +5,7 @@ import Router from '@koa/router'
 import Koa from 'koa'
 import type { ChorusState } from './context.js'
 import type { ServiceDeps } from './deps.js'
-import { errorHandler } from './error-handler.js'
+import { errorHandler, isHangUpError } from './error-handler.js'
 import { methodGuard } from './method-guard.js'
 import { requestId } from './request-id.js'
 import { requestMetrics } from './request-metrics.js'
@@ -22,7 +22,11 @@ export function createApp (deps: ServiceDeps): Koa<ChorusState> {
   app.use(requestMetrics(deps.metrics))
   app.use(methodGuard(router))
   app.use(router.routes())
-  // Errors are answered by errorHandler; this only sees what escapes it.
-  app.on('error', (error: Error) => deps.log.error({ err: error }, 'koa error'))
+  // Errors are answered by errorHandler; this only sees what escapes it, and
+  // the socket errors Koa reports after a hang-up that errorHandler already logged.
+  app.on('error', (error: Error) => {
+    if (isHangUpError(error)) deps.log.debug({ reason: (error as NodeJS.ErrnoException).code }, 'client connection ended')
+    else deps.log.error({ err: error }, 'koa error')
+  })
   return app
 }

@@ -1,5 +1,6 @@
-// After the router: a known path with another method is 405 with Allow;
-// anything else that no route answered is 404.
+// After the router: a known path with another method is 405 with Allow
+// (counted in metrics under that path); anything else that no route
+// answered is 404.
 
 import type Router from '@koa/router'
 import type { Middleware } from 'koa'
@@ -13,6 +14,8 @@ export function methodGuard (router: Router): Middleware<ChorusState> {
     const matched = router.match(ctx.path, ctx.method)
     const allow = [...new Set(matched.path.flatMap(layer => layer.methods))].sort()
     if (allow.length === 0) throw new NotFoundError()
+    // A known path keeps its own label in metrics, whatever the method.
+    ctx.state.route = String(matched.path[0].path)
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204
       ctx.set('Allow', [...allow, 'OPTIONS'].join(', '))

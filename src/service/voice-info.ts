@@ -57,7 +57,9 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
     num_speakers: 1,
     speakers: [],
     builtin: true,
-    loaded: true,
+    // "loaded" means a worker pool holds the voice, as in /health and
+    // chorus_loaded_voices; the built-in voice needs none and is always available.
+    loaded: false,
     model_bytes: 0,
     memory_bytes: null,
     mode: null

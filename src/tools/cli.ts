@@ -2,27 +2,18 @@
 // Streamable HTTP (default) or stdio. Returns an exit code: 0 after a clean
 // shutdown, 1 when the server cannot start, 2 for a configuration error.
 
-import type { Readable, Writable } from 'node:stream'
 import { ConfigError } from '../errors.js'
 import { parseToolsConfig, TOOLS_DEFAULTS, type ToolsConfig } from './config.js'
-import type { Env } from './config-values.js'
+import type { CommandIo } from '../shared/command-io.js'
 import { startToolsHttpServer } from './http-transport.js'
-import { createLogger, type Logger } from './logger.js'
+import { exposureWarning } from './exposure.js'
+import { createLogger, type Logger } from '../shared/logger.js'
 import type { McpServerContext } from './mcp-session.js'
-import { fullName } from './names.js'
-import { shutdownOn, untilAborted } from './shutdown.js'
+import { fullName } from '../shared/bot-names.js'
+import { shutdownOn, untilAborted } from '../shared/shutdown.js'
 import { createSpawnerClient } from './spawner-client.js'
+import { spawnerCallLimits } from './spawner-limits.js'
 import { serveStdio } from './stdio-transport.js'
-
-/** Overridable for tests; defaults are the process's own. */
-export interface CommandIo {
-  env?: Env
-  stdin?: Readable
-  stdout?: Writable
-  stderr?: Writable
-  /** Stops the command like SIGTERM does. */
-  signal?: AbortSignal
-}
 
 export const TOOLS_USAGE = `Usage: chorus tools [--stdio] [flags]
 
@@ -42,6 +33,11 @@ Flags (each overrides its environment variable):
   --first-name <name>          OPENSIM_BOT_FIRST or BOT_FIRSTNAME (the active bot)
   --last-name <name>           OPENSIM_BOT_LAST or BOT_LASTNAME
   --log-level <level>          CHORUS_LOG_LEVEL      (default info)
+  --max-sessions <n>           CHORUS_TOOLS_MAX_SESSIONS        (default ${TOOLS_DEFAULTS.maxSessions})
+  --sessions-per-minute <n>    CHORUS_TOOLS_SESSIONS_PER_MINUTE (default ${TOOLS_DEFAULTS.sessionsPerMinute}, per remote address)
+  --max-batch <n>              CHORUS_TOOLS_MAX_BATCH           (default ${TOOLS_DEFAULTS.maxBatch} messages)
+  --calls-per-session <n>      CHORUS_TOOLS_CALLS_PER_SESSION   (default ${TOOLS_DEFAULTS.callsPerSession} spawner calls at once)
+  --spawner-calls <n>          CHORUS_TOOLS_SPAWNER_CALLS       (default ${TOOLS_DEFAULTS.spawnerCalls} spawner calls at once, in total)
 Environment only:
   CHORUS_TOOLS_TOKEN           bearer token required on ${TOOLS_DEFAULTS.path}
   CHORUS_TOOLS_ALLOWED_ORIGINS browser origins allowed on ${TOOLS_DEFAULTS.path}, comma-separated
@@ -63,10 +59,12 @@ export async function runToolsCommand (argv: string[], io: CommandIo = {}): Prom
   }
   const logger = createLogger('chorus-tools', config.logLevel, io.stderr)
   const context: McpServerContext = {
-    spawner: createSpawnerClient(config.spawner),
+    spawner: createSpawnerClient(config.spawner, [config.http.token]),
     identity: config.identity,
     logger,
-    secrets: [config.spawner.token, config.http.token].filter((secret): secret is string => secret !== undefined)
+    secrets: [config.spawner.token, config.http.token].filter((secret): secret is string => secret !== undefined),
+    maxBatch: config.limits.maxBatch,
+    calls: spawnerCallLimits(config.limits.callsPerSession, config.limits.spawnerCalls)
   }
   const shutdown = shutdownOn(io.signal)
   try {
@@ -103,8 +101,11 @@ async function runHttp (config: ToolsConfig, context: McpServerContext, signal: 
     return 1
   }
   logger.info({ ...describeStart(config, context), url: server.url + config.http.path, auth: config.http.token !== undefined }, 'tools server listening')
+  const exposure = exposureWarning(config.http)
+  if (exposure !== undefined) logger.warn({ host: config.http.host }, exposure)
   await untilAborted(signal)
   logger.info('shutting down')
   await server.close()
   return 0
 }
+

@@ -7,8 +7,8 @@ import { expectedMessage } from '../validate.js'
 import {
   configError, envSetting, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
   type Env, type FlagSpecs, type FlagValues, type LogLevel, type Setting
-} from './config-values.js'
-import { unmetNameRule, type BotName } from './names.js'
+} from '../shared/config-values.js'
+import { unmetNameRule, type BotName } from '../shared/bot-names.js'
 
 export interface SpawnerClientConfig {
   host: string
@@ -29,12 +29,27 @@ export interface ToolsHttpConfig {
   token?: string
   /** Browser origins allowed to call /mcp; requests from any other origin get 403. */
   allowedOrigins: string[]
+  /** Sessions kept; a newcomer may only replace one that is not active. */
+  maxSessions: number
+  /** New sessions (initialize calls) one remote address may open per minute. */
+  sessionsPerMinute: number
+}
+
+/** Bounds on the work one message, batch or session can cause, on both transports. */
+export interface ToolsLimits {
+  /** Most messages one JSON-RPC batch may hold. */
+  maxBatch: number
+  /** Spawner calls one session may have in flight. */
+  callsPerSession: number
+  /** Spawner calls the whole server may have in flight. */
+  spawnerCalls: number
 }
 
 export interface ToolsConfig {
   transport: 'http' | 'stdio'
   http: ToolsHttpConfig
   spawner: SpawnerClientConfig
+  limits: ToolsLimits
   /** The active bot, on whose behalf the tools act; undefined when not configured. */
   identity?: BotName
   logLevel: LogLevel
@@ -48,7 +63,12 @@ export const TOOLS_DEFAULTS = {
   spawnerHost: 'opensim-ai-spawner',
   spawnerPort: 8993,
   spawnerTimeoutMs: 10_000,
-  spawnerRetries: 2
+  spawnerRetries: 2,
+  maxSessions: 1000,
+  sessionsPerMinute: 60,
+  maxBatch: 32,
+  callsPerSession: 4,
+  spawnerCalls: 16
 } as const
 
 export const TOOLS_FLAGS = {
@@ -64,6 +84,11 @@ export const TOOLS_FLAGS = {
   'first-name': { type: 'string' },
   'last-name': { type: 'string' },
   'log-level': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'sessions-per-minute': { type: 'string' },
+  'max-batch': { type: 'string' },
+  'calls-per-session': { type: 'string' },
+  'spawner-calls': { type: 'string' },
   help: { type: 'boolean' }
 } satisfies FlagSpecs
 
@@ -78,7 +103,9 @@ export function parseToolsConfig (argv: readonly string[], env: Env = process.en
       port: portSetting(setting('port', 'CHORUS_TOOLS_PORT'), TOOLS_DEFAULTS.port, true),
       path: pathSetting(setting('path', 'CHORUS_TOOLS_PATH')),
       token: tokenSetting(envSetting(env, 'CHORUS_TOOLS_TOKEN')),
-      allowedOrigins: originsSetting(envSetting(env, 'CHORUS_TOOLS_ALLOWED_ORIGINS'))
+      allowedOrigins: originsSetting(envSetting(env, 'CHORUS_TOOLS_ALLOWED_ORIGINS')),
+      maxSessions: integerSetting(setting('max-sessions', 'CHORUS_TOOLS_MAX_SESSIONS'), 1, 1_000_000, TOOLS_DEFAULTS.maxSessions),
+      sessionsPerMinute: integerSetting(setting('sessions-per-minute', 'CHORUS_TOOLS_SESSIONS_PER_MINUTE'), 1, 1_000_000, TOOLS_DEFAULTS.sessionsPerMinute)
     },
     spawner: {
       host: hostSetting(setting('spawner-host', 'SPAWNER_HOST'), TOOLS_DEFAULTS.spawnerHost),
@@ -86,6 +113,11 @@ export function parseToolsConfig (argv: readonly string[], env: Env = process.en
       token: tokenSetting(setting('spawner-token', 'SPAWNER_TOKEN')),
       timeoutMs: integerSetting(setting('spawner-timeout-ms', 'SPAWNER_TIMEOUT_MS'), 1, 600_000, TOOLS_DEFAULTS.spawnerTimeoutMs),
       retries: integerSetting(setting('spawner-retries', 'SPAWNER_RETRIES'), 0, 10, TOOLS_DEFAULTS.spawnerRetries)
+    },
+    limits: {
+      maxBatch: integerSetting(setting('max-batch', 'CHORUS_TOOLS_MAX_BATCH'), 1, 10_000, TOOLS_DEFAULTS.maxBatch),
+      callsPerSession: integerSetting(setting('calls-per-session', 'CHORUS_TOOLS_CALLS_PER_SESSION'), 1, 1000, TOOLS_DEFAULTS.callsPerSession),
+      spawnerCalls: integerSetting(setting('spawner-calls', 'CHORUS_TOOLS_SPAWNER_CALLS'), 1, 10_000, TOOLS_DEFAULTS.spawnerCalls)
     },
     identity: parseIdentity(flags, env),
     logLevel: logLevelSetting(setting('log-level', 'CHORUS_LOG_LEVEL')),
@@ -132,8 +164,7 @@ function parseIdentity (flags: FlagValues, env: Env): BotName | undefined {
 }
 
 function namePart (setting: Setting): string {
-  const value = setting.value.trim()
-  const rule = unmetNameRule(value)
+  const rule = unmetNameRule(setting.value)
   if (rule !== undefined) throw configError(rule, setting)
-  return value
+  return setting.value
 }

@@ -9,6 +9,8 @@ export const JSONRPC_INVALID_REQUEST = -32600
 export const JSONRPC_METHOD_NOT_FOUND = -32601
 export const JSONRPC_INVALID_PARAMS = -32602
 export const JSONRPC_INTERNAL_ERROR = -32603
+/** Implementation-defined server error: the server is at a limit, the request was fine. */
+export const JSONRPC_SERVER_BUSY = -32000
 
 /** A failure to be answered as a JSON-RPC error object, never as an exception. */
 export class JsonRpcError extends ChorusError {
@@ -41,6 +43,33 @@ export function internalError (): JsonRpcError {
   return new JsonRpcError(JSONRPC_INTERNAL_ERROR, 'ERR_JSONRPC_INTERNAL', 'Internal error')
 }
 
+/**
+ * The server is at one of its limits; the request itself was fine. HTTP
+ * answers it with `status` and a Retry-After header.
+ */
+export class ServerBusyError extends JsonRpcError {
+  readonly httpStatus: number
+  readonly retryAfterSeconds: number
+
+  constructor (code: string, message: string, httpStatus: number, retryAfterSeconds: number) {
+    super(JSONRPC_SERVER_BUSY, code, message)
+    this.httpStatus = httpStatus
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
+/** Too many new sessions from one address within the minute (HTTP 429). */
+export function tooManySessions (limit: number, retryAfterSeconds: number): ServerBusyError {
+  return new ServerBusyError('ERR_TOO_MANY_SESSIONS',
+    `Too Many Requests: at most ${limit} new sessions per minute from one address; retry in ${retryAfterSeconds} s`, 429, retryAfterSeconds)
+}
+
+/** Every session is in use, so a newcomer is refused rather than evicting one (HTTP 503). */
+export function sessionsFull (limit: number, retryAfterSeconds: number): ServerBusyError {
+  return new ServerBusyError('ERR_SESSIONS_FULL',
+    `Service Unavailable: all ${limit} sessions are in use; retry in ${retryAfterSeconds} s`, 503, retryAfterSeconds)
+}
+
 export function unauthorized (): ChorusError {
   return new ChorusError('ERR_UNAUTHORIZED', 'Unauthorized', { status: 401 })
 }
@@ -55,13 +84,4 @@ export function notAcceptable (): ChorusError {
 
 export function unsupportedMediaType (): ChorusError {
   return new ChorusError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: send Content-Type application/json', { status: 415 })
-}
-
-export function payloadTooLarge (limit: number): ChorusError {
-  return new ChorusError('ERR_PAYLOAD_TOO_LARGE', `Payload Too Large: the body exceeds ${limit} bytes`, { status: 413 })
-}
-
-/** The client hung up before its body arrived: its doing, not a bug of ours. */
-export function requestAborted (cause: unknown): ChorusError {
-  return new ChorusError('ERR_REQUEST_ABORTED', 'Request body was not received completely', { status: 400, cause })
 }

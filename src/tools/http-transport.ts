@@ -1,18 +1,25 @@
 // MCP Streamable HTTP on Koa, answering with application/json only (no SSE):
 // POST carries one JSON-RPC message or a batch; a session id is issued on
 // initialize and required after it; GET answers 405 since there is no
-// server-to-client stream; DELETE ends a session.
+// server-to-client stream; DELETE ends a session. New sessions are bounded
+// per remote address per minute (429) and in number (503 when every one is
+// active), both with Retry-After.
 
-import { randomUUID } from 'node:crypto'
 import Koa from 'koa'
 import Router from '@koa/router'
 import type { ToolsHttpConfig } from './config.js'
-import { JsonRpcError, forbiddenOrigin, invalidRequest, notAcceptable, unauthorized, unsupportedMediaType } from './errors.js'
+import {
+  JsonRpcError, ServerBusyError, forbiddenOrigin, invalidRequest, notAcceptable, tooManySessions, unauthorized, unsupportedMediaType
+} from './errors.js'
 import { errorMiddleware } from './http-errors.js'
-import { bearerMatches, listen, readBody, type RunningServer } from './http-util.js'
+import { accessLog } from '../shared/access-log.js'
+import { bearerMatches } from '../shared/bearer.js'
+import { readBody } from '../shared/body.js'
+import { listen, type RunningServer } from '../shared/listen.js'
 import { answerPayload, decodePayload, failure, type DecodedPayload } from './jsonrpc.js'
 import { McpSession, SUPPORTED_PROTOCOL_VERSIONS, type McpServerContext } from './mcp-session.js'
-import { SessionStore } from './session-store.js'
+import { WindowLimiter } from './rate-limit.js'
+import { DEFAULT_SESSION_LIMITS, SessionStore } from './session-store.js'
 
 export interface ToolsHttpOptions {
   config: ToolsHttpConfig
@@ -24,21 +31,23 @@ export interface ToolsHttpOptions {
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 const SESSION_HEADER = 'Mcp-Session-Id'
+const MINUTE_MS = 60_000
 
 export function createToolsHttpApp (options: ToolsHttpOptions): Koa {
   const { config, context } = options
-  const sessions = options.sessions ?? new SessionStore()
+  const sessions = options.sessions ?? new SessionStore({ ...DEFAULT_SESSION_LIMITS, maxSessions: config.maxSessions })
+  const newSessions = new WindowLimiter(config.sessionsPerMinute, MINUTE_MS)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const app = new Koa()
   app.on('error', (error: unknown) => { context.logger.error({ err: error }, 'tool server bug') })
   app.use(errorMiddleware())
-  app.use(accessLog(context))
+  app.use(accessLog(context.logger))
 
   const router = new Router()
   router.get('/healthz', (ctx) => { ctx.body = { status: 'ok' } })
   const guard = [checkOrigin(config.allowedOrigins), checkToken(config.token)]
   router.post(config.path, ...guard, async (ctx) => {
-    await handlePost(ctx, { context, sessions, maxBodyBytes })
+    await handlePost(ctx, { context, sessions, newSessions, maxBodyBytes })
   })
   router.get(config.path, ...guard, (ctx) => {
     ctx.set('Allow', 'POST, DELETE')
@@ -63,19 +72,6 @@ export async function startToolsHttpServer (options: ToolsHttpOptions): Promise<
   return await listen(createToolsHttpApp(options), options.config.host, options.config.port)
 }
 
-function accessLog ({ logger }: McpServerContext): Koa.Middleware {
-  return async (ctx, next) => {
-    const requested = ctx.get('X-Request-Id')
-    const id = /^[\w.-]{1,64}$/.test(requested) ? requested : randomUUID()
-    ctx.set('X-Request-Id', id)
-    const started = performance.now()
-    ctx.res.once('finish', () => {
-      logger.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request')
-    })
-    await next()
-  }
-}
-
 /** MCP servers must refuse foreign browser origins, against DNS rebinding. */
 function checkOrigin (allowed: readonly string[]): Koa.Middleware {
   return async (ctx, next) => {
@@ -98,6 +94,7 @@ function checkToken (token: string | undefined): Koa.Middleware {
 interface PostDeps {
   context: McpServerContext
   sessions: SessionStore
+  newSessions: WindowLimiter
   maxBodyBytes: number
 }
 
@@ -107,7 +104,7 @@ async function handlePost (ctx: Koa.Context, deps: PostDeps): Promise<void> {
   if (ctx.is('application/json') !== 'application/json') throw unsupportedMediaType()
   let payload: DecodedPayload
   try {
-    payload = decodePayload(await readBody(ctx.req, deps.maxBodyBytes))
+    payload = decodePayload(await readBody(ctx.req, deps.maxBodyBytes), deps.context.maxBatch)
   } catch (error) {
     if (error instanceof JsonRpcError) return rpcRefusal(ctx, 400, error)
     throw error
@@ -145,8 +142,20 @@ function openSession (ctx: Koa.Context, payload: DecodedPayload, deps: PostDeps)
       rpcRefusal(ctx, 400, invalidRequest('Invalid Request: initialize must be sent on its own, not in a batch'))
       return undefined
     }
+    // The socket's address, not X-Forwarded-For, which any client can write.
+    const retryAfter = deps.newSessions.take(ctx.req.socket.remoteAddress ?? '')
+    if (retryAfter > 0) {
+      busyRefusal(ctx, tooManySessions(deps.newSessions.limit, retryAfter))
+      return undefined
+    }
     const session = new McpSession(deps.context)
-    deps.sessions.add(session)
+    try {
+      deps.sessions.add(session)
+    } catch (error) {
+      if (!(error instanceof ServerBusyError)) throw error
+      busyRefusal(ctx, error)
+      return undefined
+    }
     return session
   }
   const id = ctx.get(SESSION_HEADER)
@@ -172,4 +181,9 @@ function openSession (ctx: Koa.Context, payload: DecodedPayload, deps: PostDeps)
 function rpcRefusal (ctx: Koa.Context, status: number, error: JsonRpcError): void {
   ctx.status = status
   ctx.body = failure(null, error)
+}
+
+function busyRefusal (ctx: Koa.Context, error: ServerBusyError): void {
+  ctx.set('Retry-After', String(error.retryAfterSeconds))
+  rpcRefusal(ctx, error.httpStatus, error)
 }

@@ -36,8 +36,12 @@ export interface DecodedPayload {
   messages: IncomingMessage[]
 }
 
-/** Throws the -32700 JsonRpcError when `text` is not JSON. */
-export function decodePayload (text: string): DecodedPayload {
+/**
+ * Throws the -32700 JsonRpcError when `text` is not JSON, and one -32600 for
+ * a batch of more than `maxBatch` messages: each message may cost a spawner
+ * call, so a long batch is refused whole rather than answered in part.
+ */
+export function decodePayload (text: string, maxBatch: number): DecodedPayload {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -47,6 +51,9 @@ export function decodePayload (text: string): DecodedPayload {
   if (!Array.isArray(value)) return { batch: false, messages: [classify(value)] }
   // JSON-RPC 2.0 answers an empty batch with a single error, not an array.
   if (value.length === 0) return { batch: false, messages: [invalid(null, 'Invalid Request: empty batch')] }
+  if (value.length > maxBatch) {
+    throw invalidRequest(`Invalid Request: a batch may hold at most ${maxBatch} messages but this one holds ${value.length}`)
+  }
   return { batch: true, messages: value.map(classify) }
 }
 

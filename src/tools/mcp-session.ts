@@ -5,13 +5,14 @@
 import { randomUUID } from 'node:crypto'
 import { expectedMessage, isPlainObject } from '../validate.js'
 import { checkArguments } from './arguments.js'
-import type { BotName } from './names.js'
+import type { BotName } from '../shared/bot-names.js'
 import { SERVER_INSTRUCTIONS, TOOL_DEFINITIONS, describeTool, findTool } from './definitions.js'
 import { JsonRpcError, internalError, invalidParams, invalidRequest, methodNotFound } from './errors.js'
 import { failure, success, type Dispatchable, type JsonRpcId, type JsonRpcResponse } from './jsonrpc.js'
-import type { Logger } from './logger.js'
+import type { Logger } from '../shared/logger.js'
 import { redactResult, toCallToolResult } from './result.js'
 import type { SpawnerClient } from './spawner-client.js'
+import { limitSpawnerCalls, type SpawnerCallLimits } from './spawner-limits.js'
 
 /** Newest first; a client asking for another version is offered the newest. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const
@@ -25,6 +26,10 @@ export interface McpServerContext {
   logger: Logger
   /** Strings that must never leave the server (the spawner token). */
   secrets: readonly string[]
+  /** Most messages one batch may hold. */
+  maxBatch: number
+  /** How many spawner calls may run at once, per session and in total. */
+  calls: SpawnerCallLimits
 }
 
 export class McpSession {
@@ -32,13 +37,20 @@ export class McpSession {
   #context: McpServerContext
   #protocolVersion: string | undefined
   #inFlight = new Map<JsonRpcId, AbortController>()
+  #spawner: SpawnerClient
 
   constructor (context: McpServerContext) {
     this.#context = context
+    this.#spawner = limitSpawnerCalls(context.spawner, context.calls)
   }
 
   get protocolVersion (): string | undefined {
     return this.#protocolVersion
+  }
+
+  /** Whether a request of this session is being answered. */
+  get busy (): boolean {
+    return this.#inFlight.size > 0
   }
 
   /** The answer owed for `message`, or undefined for a notification. Never throws. */
@@ -97,8 +109,8 @@ export class McpSession {
     }
     const args = checkArguments(tool.inputSchema, params.arguments)
     const started = performance.now()
-    const { spawner, identity, logger, secrets } = this.#context
-    const result = redactResult(await tool.run(args, { spawner, identity, signal }), secrets)
+    const { identity, logger, secrets } = this.#context
+    const result = redactResult(await tool.run(args, { spawner: this.#spawner, identity, signal }), secrets)
     logger.info({ tool: tool.name, ok: result.ok, status: result.status, ms: Math.round(performance.now() - started) }, 'tool called')
     return toCallToolResult(result)
   }

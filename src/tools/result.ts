@@ -2,6 +2,7 @@
 // field names and message shapes are a contract with existing agents.
 
 import { STATUS_CODES } from 'node:http'
+import { redactSecrets } from './redact.js'
 
 export interface DataToolResult {
   ok: boolean
@@ -59,13 +60,13 @@ export function excerptOf (body: string): string {
 }
 
 /**
- * Replaces every occurrence of a secret. Results quote spawner bodies and
- * error texts verbatim, and a misbehaving spawner could echo our token back.
+ * Replaces every echo of a secret (see redact.ts). The spawner client already
+ * redacts whole bodies before any excerpt is cut; this last pass covers
+ * everything else a result quotes.
  */
 export function redactResult (result: DataToolResult, secrets: readonly string[]): DataToolResult {
-  const active = secrets.filter((secret) => secret !== '')
-  if (active.length === 0) return result
-  const redact = (text: string): string => active.reduce((acc, secret) => acc.split(secret).join('[redacted]'), text)
+  if (secrets.every((secret) => secret === '')) return result
+  const redact = (text: string): string => redactSecrets(text, secrets)
   const copy: DataToolResult = { ...result, message: redact(result.message) }
   if (result.payloadJson !== undefined) copy.payloadJson = redact(result.payloadJson)
   if (result.excerpt !== undefined) copy.excerpt = redact(result.excerpt)

@@ -1,11 +1,14 @@
 // The one HTTP client of the bot spawner: a ky instance created once, with
 // an explicit timeout and a retry policy that only ever repeats GET, since
-// creating, changing or deleting a bot twice is not harmless.
+// creating, changing or deleting a bot twice is not harmless. Every body and
+// error text it hands back has its secrets redacted first, whole, so that no
+// later cut (the 240-character excerpt) can leave part of a secret behind.
 
 import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky'
 import type { SpawnerClientConfig } from './config.js'
-import { urlHost } from './config-values.js'
-import type { BotName } from './names.js'
+import { urlHost } from '../shared/config-values.js'
+import type { BotName } from '../shared/bot-names.js'
+import { redactSecrets } from './redact.js'
 
 export type BotAction = 'start' | 'stop' | 'restart'
 
@@ -34,7 +37,9 @@ export interface SpawnerClient {
 /** Longest wait between two GET attempts, whatever the retry count. */
 const MAX_RETRY_DELAY_MS = 2000
 
-export function createSpawnerClient (config: SpawnerClientConfig): SpawnerClient {
+/** `secrets`: more strings to redact besides the spawner token (the tool server's own token). */
+export function createSpawnerClient (config: SpawnerClientConfig, secrets: ReadonlyArray<string | undefined> = []): SpawnerClient {
+  const redacted = [config.token, ...secrets].filter((secret): secret is string => secret !== undefined && secret !== '')
   const baseUrl = `http://${urlHost(config.host)}:${config.port}/`
   const headers: Record<string, string> = { accept: 'application/json' }
   if (config.token !== undefined) headers.authorization = `Bearer ${config.token}`
@@ -47,7 +52,7 @@ export function createSpawnerClient (config: SpawnerClientConfig): SpawnerClient
     redirect: 'error'
   })
   const send = async (method: string, path: string, form: URLSearchParams | undefined, signal: AbortSignal | undefined): Promise<SpawnerOutcome> =>
-    await request(api, config.timeoutMs, { method, path, url: baseUrl + path, form, signal })
+    redactOutcome(await request(api, config.timeoutMs, { method, path, url: baseUrl + path, form, signal }), redacted)
 
   return {
     baseUrl,
@@ -104,6 +109,15 @@ async function request (api: KyInstance, timeoutMs: number, call: Call): Promise
   return response.ok
     ? { kind: 'ok', status: response.status, body }
     : { kind: 'rejected', status: response.status, reason: response.statusText, body }
+}
+
+function redactOutcome (outcome: SpawnerOutcome, secrets: readonly string[]): SpawnerOutcome {
+  if (secrets.length === 0) return outcome
+  switch (outcome.kind) {
+    case 'ok': return { ...outcome, body: redactSecrets(outcome.body, secrets) }
+    case 'rejected': return { ...outcome, reason: redactSecrets(outcome.reason, secrets), body: redactSecrets(outcome.body, secrets) }
+    case 'unreachable': return { kind: 'unreachable', error: redactSecrets(outcome.error, secrets) }
+  }
 }
 
 /** Names the request, as ky's own messages do, and the low-level cause fetch hides. */

@@ -43,7 +43,7 @@ export async function serveStdio (options: StdioOptions): Promise<void> {
 
   for await (const line of lines) {
     if (line.trim() === '') continue
-    const work = answerLine(line, session, maxLineLength).then(write, (error: unknown) => {
+    const work = answerLine(line, session, maxLineLength, context.maxBatch).then(write, (error: unknown) => {
       context.logger.error({ err: error }, 'stdio message failed unexpectedly')
     })
     pending.add(work)
@@ -53,10 +53,10 @@ export async function serveStdio (options: StdioOptions): Promise<void> {
   await Promise.allSettled(pending)
 }
 
-async function answerLine (line: string, session: McpSession, maxLineLength: number): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+async function answerLine (line: string, session: McpSession, maxLineLength: number, maxBatch: number): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
   if (line.length > maxLineLength) return failure(null, invalidRequest(`Invalid Request: a message must be at most ${maxLineLength} characters`))
   try {
-    return await answerPayload(decodePayload(line), async (message) => await session.dispatch(message))
+    return await answerPayload(decodePayload(line, maxBatch), async (message) => await session.dispatch(message))
   } catch (error) {
     if (error instanceof JsonRpcError) return failure(null, error)
     throw error

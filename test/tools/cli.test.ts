@@ -79,6 +79,7 @@ t.test('chorus tools in process: an abort stops it; a taken port is exit code 1'
   t.equal(health.status, 200)
   stop.abort()
   t.equal(await within(running, 5000, 'tools command'), 0)
+  t.notMatch(log.text(), /beyond loopback/, 'no exposure warning on 127.0.0.1')
 
   const blocker = createServer()
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))

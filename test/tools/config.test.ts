@@ -22,8 +22,9 @@ function capture (): { stream: Writable, text: () => string } {
 t.test('tools: defaults', async (t) => {
   t.same(parseToolsConfig([], {}), {
     transport: 'http',
-    http: { host: '0.0.0.0', port: 8999, path: '/mcp', token: undefined, allowedOrigins: [] },
+    http: { host: '0.0.0.0', port: 8999, path: '/mcp', token: undefined, allowedOrigins: [], maxSessions: 1000, sessionsPerMinute: 60 },
     spawner: { host: 'opensim-ai-spawner', port: 8993, token: undefined, timeoutMs: 10000, retries: 2 },
+    limits: { maxBatch: 32, callsPerSession: 4, spawnerCalls: 16 },
     identity: undefined,
     logLevel: 'info',
     help: false
@@ -44,10 +45,24 @@ t.test('tools: environment', async (t) => {
     CHORUS_TOOLS_PATH: '/rpc',
     CHORUS_TOOLS_TOKEN: 'tools-token',
     CHORUS_TOOLS_ALLOWED_ORIGINS: 'http://localhost:6274, https://app.example.org',
-    CHORUS_LOG_LEVEL: 'debug'
+    CHORUS_LOG_LEVEL: 'debug',
+    CHORUS_TOOLS_MAX_SESSIONS: '50',
+    CHORUS_TOOLS_SESSIONS_PER_MINUTE: '10',
+    CHORUS_TOOLS_MAX_BATCH: '8',
+    CHORUS_TOOLS_CALLS_PER_SESSION: '2',
+    CHORUS_TOOLS_SPAWNER_CALLS: '6'
   })
   t.same(config.spawner, { host: 'spawner.internal', port: 9001, token: 'padded-token', timeoutMs: 2500, retries: 0 })
-  t.same(config.http, { host: '127.0.0.1', port: 0, path: '/rpc', token: 'tools-token', allowedOrigins: ['http://localhost:6274', 'https://app.example.org'] })
+  t.same(config.http, {
+    host: '127.0.0.1',
+    port: 0,
+    path: '/rpc',
+    token: 'tools-token',
+    allowedOrigins: ['http://localhost:6274', 'https://app.example.org'],
+    maxSessions: 50,
+    sessionsPerMinute: 10
+  })
+  t.same(config.limits, { maxBatch: 8, callsPerSession: 2, spawnerCalls: 6 })
   t.same(config.identity, { first: 'Ada', last: 'Lovelace' })
   t.equal(config.logLevel, 'debug')
 
@@ -63,12 +78,14 @@ t.test('tools: flags override the environment', async (t) => {
   const config = parseToolsConfig([
     '--stdio', '--spawner-host', 'flag-host', '--spawner-port=7000', '--spawner-token', ' flag-token ',
     '--first-name', 'Flag', '--last-name', 'Bot', '--port', '1234', '--host', '::', '--path', '/x',
-    '--spawner-timeout-ms', '100', '--spawner-retries', '5', '--log-level', 'warn'
+    '--spawner-timeout-ms', '100', '--spawner-retries', '5', '--log-level', 'warn',
+    '--max-sessions', '7', '--sessions-per-minute', '9', '--max-batch', '3', '--calls-per-session', '1', '--spawner-calls', '2'
   ], { SPAWNER_HOST: 'env-host', SPAWNER_PORT: '9001', SPAWNER_TOKEN: 'env-token', OPENSIM_BOT_FIRST: 'Env', OPENSIM_BOT_LAST: 'Bot' })
   t.equal(config.transport, 'stdio')
   t.same(config.spawner, { host: 'flag-host', port: 7000, token: 'flag-token', timeoutMs: 100, retries: 5 })
   t.same(config.identity, { first: 'Flag', last: 'Bot' })
-  t.match(config.http, { host: '::', port: 1234, path: '/x' })
+  t.match(config.http, { host: '::', port: 1234, path: '/x', maxSessions: 7, sessionsPerMinute: 9 })
+  t.same(config.limits, { maxBatch: 3, callsPerSession: 1, spawnerCalls: 2 })
   t.equal(config.logLevel, 'warn')
   t.equal(parseToolsConfig(['--spawner-port', '1', '--spawner-port', '2'], {}).spawner.port, 2, 'the last occurrence wins')
 })
@@ -98,6 +115,11 @@ t.test('tools: errors name the flag or variable', async (t) => {
     [[], { CHORUS_TOOLS_PATH: 'mcp' }, 'Expected a URL path starting with "/" (not /healthz) for CHORUS_TOOLS_PATH but received "mcp" (string)'],
     [['--path', '/healthz'], {}, 'Expected a URL path starting with "/" (not /healthz) for --path but received "/healthz" (string)'],
     [[], { CHORUS_TOOLS_ALLOWED_ORIGINS: 'http://ok.example, not an origin' }, 'Expected a comma-separated list of origins like http://localhost:3000 for CHORUS_TOOLS_ALLOWED_ORIGINS but received "not an origin" (string)'],
+    [[], { CHORUS_TOOLS_MAX_SESSIONS: '0' }, 'Expected an integer from 1 to 1000000 for CHORUS_TOOLS_MAX_SESSIONS but received "0" (string)'],
+    [['--sessions-per-minute', 'many'], {}, 'Expected an integer from 1 to 1000000 for --sessions-per-minute but received "many" (string)'],
+    [[], { CHORUS_TOOLS_MAX_BATCH: '10001' }, 'Expected an integer from 1 to 10000 for CHORUS_TOOLS_MAX_BATCH but received "10001" (string)'],
+    [['--calls-per-session', '0'], {}, 'Expected an integer from 1 to 1000 for --calls-per-session but received "0" (string)'],
+    [[], { CHORUS_TOOLS_SPAWNER_CALLS: '1.5' }, 'Expected an integer from 1 to 10000 for CHORUS_TOOLS_SPAWNER_CALLS but received "1.5" (string)'],
     [[], { CHORUS_LOG_LEVEL: 'loud' }, 'Expected one of fatal, error, warn, info, debug, trace, silent for CHORUS_LOG_LEVEL but received "loud" (string)']
   ]
   for (const [argv, env, message] of cases) {

@@ -10,12 +10,13 @@ import { BotStore } from '../../src/spawner/store.js'
 import { startSpawnerServer } from '../../src/spawner/server.js'
 import type { StateFile } from '../../src/spawner/state-file.js'
 import { startToolsHttpServer } from '../../src/tools/http-transport.js'
-import { createLogger, type Logger } from '../../src/tools/logger.js'
+import { createLogger, type Logger } from '../../src/shared/logger.js'
 import type { McpServerContext } from '../../src/tools/mcp-session.js'
-import type { BotName } from '../../src/tools/names.js'
+import type { BotName } from '../../src/shared/bot-names.js'
 import type { DataToolResult } from '../../src/tools/result.js'
 import { createSpawnerClient } from '../../src/tools/spawner-client.js'
-import type { SpawnerClientConfig, ToolsHttpConfig } from '../../src/tools/config.js'
+import { spawnerCallLimits } from '../../src/tools/spawner-limits.js'
+import { TOOLS_DEFAULTS, type SpawnerClientConfig, type ToolsHttpConfig } from '../../src/tools/config.js'
 
 /** The slice of a tap Test these helpers need. */
 export interface Teardown {
@@ -122,6 +123,11 @@ export interface ToolsOptions {
   token?: string
   allowedOrigins?: string[]
   logger?: Logger
+  maxSessions?: number
+  sessionsPerMinute?: number
+  maxBatch?: number
+  callsPerSession?: number
+  spawnerCalls?: number
 }
 
 export function spawnerConfig (options: ToolsOptions): SpawnerClientConfig {
@@ -136,10 +142,12 @@ export function spawnerConfig (options: ToolsOptions): SpawnerClientConfig {
 
 export function toolsContext (options: ToolsOptions): McpServerContext {
   return {
-    spawner: createSpawnerClient(spawnerConfig(options)),
+    spawner: createSpawnerClient(spawnerConfig(options), [options.token]),
     identity: options.identity,
     logger: options.logger ?? memoryLogger('silent').logger,
-    secrets: [options.spawnerToken, options.token].filter((secret): secret is string => secret !== undefined)
+    secrets: [options.spawnerToken, options.token].filter((secret): secret is string => secret !== undefined),
+    maxBatch: options.maxBatch ?? TOOLS_DEFAULTS.maxBatch,
+    calls: spawnerCallLimits(options.callsPerSession ?? TOOLS_DEFAULTS.callsPerSession, options.spawnerCalls ?? TOOLS_DEFAULTS.spawnerCalls)
   }
 }
 
@@ -149,7 +157,16 @@ export interface ToolsServer {
 }
 
 export async function startTools (t: Teardown, options: ToolsOptions): Promise<ToolsServer> {
-  const config: ToolsHttpConfig = { host: '127.0.0.1', port: 0, path: '/mcp', token: options.token, allowedOrigins: options.allowedOrigins ?? [] }
+  const config: ToolsHttpConfig = {
+    host: '127.0.0.1',
+    port: 0,
+    path: '/mcp',
+    token: options.token,
+    allowedOrigins: options.allowedOrigins ?? [],
+    maxSessions: options.maxSessions ?? TOOLS_DEFAULTS.maxSessions,
+    // Tests open many sessions from 127.0.0.1; the ones about this limit set it.
+    sessionsPerMinute: options.sessionsPerMinute ?? 1_000_000
+  }
   const server = await startToolsHttpServer({ config, context: toolsContext(options) })
   t.teardown(server.close)
   return { url: server.url, mcpUrl: `${server.url}/mcp` }
@@ -182,4 +199,44 @@ export async function callTool (client: Client, name: string, args: Record<strin
   const result = raw.structuredContent as unknown as DataToolResult
   if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result)) throw new Error('text content and structuredContent differ')
   return { result, isError: raw.isError === true, text }
+}
+
+export interface RawAnswer {
+  status: number
+  headers: Headers
+  text: string
+  body: any
+}
+
+/** One raw POST to /mcp, no SDK in between; the body is sent as given when a string. */
+export async function postMcp (url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000)
+  })
+  const text = await response.text()
+  let parsed: unknown
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed }
+}
+
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }
+} as const
+
+/** Initializes a raw session; returns the headers every later POST of it needs. */
+export async function openRawSession (mcpUrl: string): Promise<Record<string, string>> {
+  const init = await postMcp(mcpUrl, INITIALIZE)
+  const id = init.headers.get('mcp-session-id')
+  if (init.status !== 200 || id === null) throw new Error(`initialize failed: ${init.status} ${init.text}`)
+  return { 'mcp-session-id': id }
 }

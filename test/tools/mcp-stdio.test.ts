@@ -92,6 +92,7 @@ t.test('raw lines: bad messages get errors, stdout holds only JSON-RPC', async (
   send('{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}')
   send('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"bot_get","arguments":{"first":"a/b","last":"c"}}}')
   send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"bot_list"}}')
+  send(JSON.stringify(Array.from({ length: 33 }, (_, index) => ({ jsonrpc: '2.0', id: 100 + index, method: 'ping' }))))
   child.stdin.end()
   const [code] = await exited
   t.equal(code, 0, 'exits cleanly when stdin closes')
@@ -109,5 +110,9 @@ t.test('raw lines: bad messages get errors, stdout holds only JSON-RPC', async (
   t.match(byId.get(5), { error: { code: -32600, message: 'Invalid Request: the session is already initialized' } })
   t.match(byId.get(6), { result: { isError: true, structuredContent: { ok: false, message: /without "\/"/ } } })
   t.match(byId.get(7), { result: { isError: false, structuredContent: { ok: true, payloadJson: '[]' } } })
-  t.equal(received.length, 7, 'no answers to notifications or blank lines')
+  t.ok(received.some((message) => JSON.stringify(message) ===
+    '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a batch may hold at most 32 messages but this one holds 33"}}'),
+  'a batch over the maximum gets one error, none of its pings an answer')
+  t.notOk(byId.has(100))
+  t.equal(received.length, 8, 'no answers to notifications or blank lines')
 })
