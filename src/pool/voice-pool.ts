@@ -8,6 +8,7 @@ import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { SynthesisCancelledError, InferenceError } from '../errors.js'
 import type { SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import type { InferenceGate } from './inference-gate.js'
 import type { ReadyResult, SentenceResult, SentenceTask, WorkerInit } from './protocol.js'
 
 export interface VoicePoolOptions {
@@ -15,6 +16,10 @@ export interface VoicePoolOptions {
   onnxThreads: number
   ortLibrary?: string
   espeakData?: string
+  /** Shared by every voice: bounds the sentences running at once. */
+  gate: InferenceGate
+  /** Workers beyond the first exit after this long without work; 0: never. */
+  workerIdleMs: number
 }
 
 // From TypeScript sources the worker needs tsx registered first.
@@ -26,7 +31,6 @@ export class VoicePool {
   private idle: (() => void) | undefined
   /** Resident memory the pool added when it loaded (an estimate: the process is shared). */
   memoryBytes = 0
-  lastUsed = Date.now()
 
   constructor (readonly name: string, modelPath: string, config: VoiceConfig, readonly options: VoicePoolOptions, log: Logger) {
     const init: WorkerInit = {
@@ -39,9 +43,10 @@ export class VoicePool {
     this.piscina = new Piscina({
       filename: WORKER_FILE.href,
       workerData: init,
-      minThreads: options.workers,
+      // An idle voice keeps one worker; the others come back on demand.
+      minThreads: options.workerIdleMs > 0 ? 1 : options.workers,
       maxThreads: options.workers,
-      idleTimeout: Number.POSITIVE_INFINITY,
+      idleTimeout: options.workerIdleMs > 0 ? options.workerIdleMs : Number.POSITIVE_INFINITY,
       // One sentence at a time per worker: a worker's thread is one core.
       concurrentTasksPerWorker: 1
     })
@@ -74,7 +79,6 @@ export class VoicePool {
   /** Synthesises one sentence. Aborting `signal` stops it at once. */
   async run (phonemes: Uint32Array, settings: SynthesisConfig, signal: AbortSignal): Promise<SentenceResult> {
     if (signal.aborted) throw new SynthesisCancelledError()
-    this.lastUsed = Date.now()
     const cancelFlag = new SharedArrayBuffer(4)
     const { port1, port2 } = new MessageChannel()
     const cancel = () => {
@@ -84,13 +88,16 @@ export class VoicePool {
     signal.addEventListener('abort', cancel, { once: true })
     const task: SentenceTask = { kind: 'sentence', phonemes, settings, cancelFlag, cancelPort: port2 }
     this.active++
+    let releaseSlot: (() => void) | undefined
     try {
+      releaseSlot = await this.options.gate.acquire(signal)
       return await (this.piscina.run(task, { transferList: [phonemes.buffer as ArrayBuffer, port2] }) as Promise<SentenceResult>)
     } catch (error) {
       // Errors cross the thread boundary as plain Errors; restore their kind.
       if (signal.aborted) throw new SynthesisCancelledError()
       throw new InferenceError(`Synthesis with ${this.name} failed: ${(error as Error).message}`, { cause: error })
     } finally {
+      releaseSlot?.()
       signal.removeEventListener('abort', cancel)
       port1.close()
       this.active--

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
+import { InferenceGate } from '../pool/inference-gate.js'
 import { PoolManager } from '../pool/pool-manager.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
@@ -30,6 +31,9 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     workers: config.workersPerVoice,
     onnxThreads: config.onnxThreads,
     maxLoadedVoices: config.maxLoadedVoices,
+    memoryBudgetBytes: config.voiceMemoryBytes,
+    gate: new InferenceGate(config.maxConcurrentInferences),
+    workerIdleMs: config.workerIdleMs,
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData
   }, log)
@@ -37,17 +41,18 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   // A removed or replaced voice's pool goes (requests already on it finish),
   // and so does its cached audio.
   registry.on('removed', name => {
-    pools.retire(name, 'voice removed')
+    pools.retire(name, 'removed')
     cache.dropVoice(name)
   })
   registry.on('changed', voice => {
-    pools.retire(voice.name, 'voice files changed')
+    pools.retire(voice.name, 'changed')
     cache.dropVoice(voice.name)
   })
   const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
   const metrics = new ServiceMetrics({
     pendingRequests: () => synthesizer.pending,
-    queuedSentences: () => [...pools.loaded().values()].reduce((sum, pool) => sum + pool.queueSize, 0),
+    // Sentences waiting for a worker or for an inference slot.
+    queuedSentences: () => [...pools.loaded().values()].reduce((sum, pool) => sum + pool.queueSize, 0) + pools.gate.waiting,
     loadedVoices: () => pools.loadedCount,
     cacheBytes: () => cache.bytes
   })

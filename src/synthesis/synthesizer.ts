@@ -120,7 +120,7 @@ export class Synthesizer {
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onSentence)
     }
     const phonemes = sentencePhonemes(this.runtime.binding, text, prepared.voice.voice.config)
-    const { pool, release } = await this.pools.acquire(prepared.voice.voice)
+    const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     const sentences: Int16Array[] = []
     let missing = 0
     try {
