@@ -9,6 +9,7 @@ import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
 import { InferenceGate } from '../pool/inference-gate.js'
 import { PoolManager } from '../pool/pool-manager.js'
+import { Preloader } from '../pool/preload.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
@@ -56,7 +57,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     loadedVoices: () => pools.loadedCount,
     cacheBytes: () => cache.bytes
   })
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache }
+  const preload = new Preloader(pools, registry, log)
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, preload }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -73,6 +75,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       log.error({ err: error, voice: defaultVoice.name }, 'the default voice failed to load')
     }
   }
+  // In the background: the service answers (and /health reports progress) meanwhile.
+  preload.start(config.preloadVoices)
 
   const server = createServer(createApp(deps).callback())
   // Slow clients cannot hold a request open longer than synthesis may take.
@@ -100,6 +104,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       await closed
       clearTimeout(deadline)
       registry.close()
+      await preload.stop()
       await pools.close()
       log.info('stopped')
     })()
