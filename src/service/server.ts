@@ -55,8 +55,17 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     // Sentences waiting for a worker or for an inference slot.
     queuedSentences: () => [...pools.loaded().values()].reduce((sum, pool) => sum + pool.queueSize, 0) + pools.gate.waiting,
     loadedVoices: () => pools.loadedCount,
-    cacheBytes: () => cache.bytes
+    cacheBytes: () => cache.bytes,
+    voiceMemory: () => pools.memoryByVoice(),
+    voiceMemoryBudget: () => pools.budgetBytes,
+    voiceMemoryUsed: () => pools.usedBytes,
+    inferencesRunning: () => pools.gate.running
   })
+  pools.on('loaded', (voice, seconds) => {
+    metrics.voiceLoads.inc({ voice })
+    metrics.voiceLoadSeconds.observe({ voice }, seconds)
+  })
+  pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
   const preload = new Preloader(pools, registry, log)
   const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, preload }
 

@@ -1,6 +1,7 @@
 // One object per voice for GET /voices.
 
 import type { ServiceDeps } from '../http/deps.js'
+import type { VoiceState } from '../pool/pool-manager.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 
 export interface VoiceInfo {
@@ -12,9 +13,11 @@ export interface VoiceInfo {
   speakers: string[]
   builtin: boolean
   loaded: boolean
+  /** unloaded, loading, loaded, or retiring (out of service, finishing its work). */
+  state: VoiceState
   /** Model file size; 0 for the built-in voice. */
   model_bytes: number
-  /** Resident memory the voice's workers added when it loaded (estimate). */
+  /** What the voice's pool holds (loaded or retiring); null otherwise and for the built-in voice. */
   memory_bytes: number | null
 }
 
@@ -24,8 +27,14 @@ function nameParts (name: string): { language: string, quality: string } {
   return { language: parts[0], quality: parts.length >= 3 ? parts[parts.length - 1] : '' }
 }
 
+/** A loading voice's figure is only an estimate: it is not shown. */
+function stateAndMemory (state: VoiceState, bytes: number | undefined): Pick<VoiceInfo, 'state' | 'memory_bytes'> {
+  return { state, memory_bytes: state === 'loaded' || state === 'retiring' ? bytes ?? null : null }
+}
+
 export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | 'runtime'>): VoiceInfo[] {
   const loaded = deps.pools.loaded()
+  const memory = deps.pools.memoryByVoice()
   const installed: VoiceInfo[] = deps.registry.all().map(voice => {
     const parts = nameParts(voice.name)
     const speakers = Object.entries(voice.config.speakerIdMap).sort((a, b) => a[1] - b[1]).map(([name]) => name)
@@ -38,8 +47,8 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
       speakers,
       builtin: false,
       loaded: loaded.has(voice.name),
-      model_bytes: voice.modelBytes,
-      memory_bytes: loaded.get(voice.name)?.memoryBytes ?? null
+      ...stateAndMemory(deps.pools.state(voice.name), memory.get(voice.name)),
+      model_bytes: voice.modelBytes
     }
   })
   const builtin: VoiceInfo = {
@@ -51,6 +60,7 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
     speakers: [],
     builtin: true,
     loaded: true,
+    state: 'loaded',
     model_bytes: 0,
     memory_bytes: null
   }

@@ -152,3 +152,31 @@ t.test('running inferences never exceed TTS_MAX_CONCURRENT_INFERENCES across voi
   t.equal(gate.running, 0)
   t.equal(gate.waiting, 0)
 })
+
+t.test('/metrics and /voices show loads, evictions, memory and each voice\'s state', async t => {
+  const service = await startTestService({ TTS_MAX_LOADED_VOICES: '1', TTS_WORKERS_PER_VOICE: '1', TTS_VOICE_MEMORY_BYTES: '500000000' }, ['en_US-probe-medium', 'en_GB-probemulti-medium'])
+  t.teardown(() => service.stop())
+  t.equal((await postTts(service.url, { text: 'Hi.', voice: 'en_GB-probemulti-medium' })).status, 200)
+  const text = (await request(service.url + '/metrics')).body.toString()
+  const value = (series: string): number | undefined => {
+    const line = text.split('\n').find(l => l.startsWith(series + ' '))
+    return line === undefined ? undefined : Number(line.slice(series.length + 1))
+  }
+  t.equal(value('chorus_voice_loads_total{voice="en_US-probe-medium"}'), 1)
+  t.equal(value('chorus_voice_loads_total{voice="en_GB-probemulti-medium"}'), 1)
+  t.equal(value('chorus_voice_evictions_total{voice="en_US-probe-medium",reason="count"}'), 1)
+  t.equal(value('chorus_voice_load_seconds_count{voice="en_GB-probemulti-medium"}'), 1)
+  const memory = value('chorus_voice_memory_bytes{voice="en_GB-probemulti-medium"}') ?? 0
+  t.ok(memory > 0, 'the loaded voice\'s memory')
+  t.equal(value('chorus_voice_memory_bytes{voice="en_US-probe-medium"}'), undefined, 'the closed voice holds nothing')
+  t.equal(value('chorus_voice_memory_budget_bytes'), 500_000_000)
+  t.equal(value('chorus_voice_memory_used_bytes'), memory)
+  t.equal(value('chorus_inferences_running'), 0)
+
+  const details = (await request(service.url + '/voices')).json.details as Array<{ name: string, state: string, memory_bytes: number | null, loaded: boolean }>
+  const byName = new Map(details.map(detail => [detail.name, detail]))
+  t.match(byName.get('en_GB-probemulti-medium'), { state: 'loaded', loaded: true, memory_bytes: memory })
+  t.match(byName.get('en_US-probe-medium'), { state: 'unloaded', loaded: false, memory_bytes: null })
+  t.match(byName.get('en_US-espeak-low'), { state: 'loaded', builtin: true })
+  t.same((await request(service.url + '/health')).json.voice_memory, { budget_bytes: 500_000_000, used_bytes: memory })
+})
