@@ -32,6 +32,9 @@ Load:
   --endpoint tts|health     health: GET /health, to show the harness's own limit
 Workload:
   --voice NAME[:W],…        voice mix with weights (default: the service's default voice)
+  --voices-count N          many voices: the one --voice installed under N names (from
+                            --voices DIR, served in-process), sent round-robin; the
+                            report adds voice loads and evictions per level
   --text-file PATH          one text per line instead of the built-in corpus
   --seed N                  corpus, mix and arrivals seed (default 1)
   --repeat R                share of requests (0–1) repeating a stock phrase (default 0)

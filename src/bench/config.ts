@@ -28,6 +28,8 @@ export interface RunConfig {
   voiceDir: string | null
   /** null: the service's default voice. */
   voices: VoiceWeight[] | null
+  /** --voices-count: the one --voice installed under this many names, sent round-robin. */
+  voiceCopies: number | null
   endpoint: Endpoint
   model: LoadModel
   levels: LoadLevel[]
@@ -74,10 +76,14 @@ const DEFAULTS = {
   scrapeSeconds: 1
 }
 
+/** More copies than this would measure the disk, not the fleet. */
+export const MAX_VOICE_COPIES = 64
+
 const RUN_OPTIONS: Options = {
   url: { type: 'string' },
   voices: { type: 'string' },
   voice: { type: 'string' },
+  'voices-count': { type: 'string' },
   endpoint: { type: 'string' },
   concurrency: { type: 'string' },
   rate: { type: 'string' },
@@ -248,11 +254,18 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
   if (requests !== null && duration !== null) fail('either --duration or --requests, not both', '--requests', values.requests)
   const voiceRaw = string(values, 'voice')
   const noCeiling = values['no-ceiling'] === true || endpoint === 'health'
+  const voiceCopies = integer(values, 'voices-count', 1, MAX_VOICE_COPIES, null)
+  if (voiceCopies !== null) {
+    // The copies are made in a folder the in-process service then serves.
+    if (url !== null || voiceDir === null) fail('--voices DIR without --url (the copies are served in-process)', '--voices-count', values['voices-count'])
+    if (voiceRaw === null || voiceRaw.includes(',') || voiceRaw.includes(':')) fail('one voice name to copy, like en_US-lessac-medium', '--voice', voiceRaw ?? undefined)
+  }
   const outDir = string(values, 'out') ?? `bench-results/${timestamp()}`
   const config: RunConfig = {
     url: url?.replace(/\/+$/, '') ?? null,
     voiceDir: voiceDir === null ? null : resolve(voiceDir),
     voices: voiceRaw === null ? null : voiceMix(voiceRaw),
+    voiceCopies,
     endpoint,
     model,
     levels,

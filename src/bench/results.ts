@@ -51,6 +51,9 @@ export interface ServerFigures {
   /** Counter increases over the level; null when the server has no such counter. */
   cacheHits: number | null
   cacheMisses: number | null
+  /** Voice pools loaded and evicted during the level (many-voice workloads); null when not reported. */
+  voiceLoads: number | null
+  voiceEvictions: number | null
 }
 
 export type LoadModel = 'closed' | 'open'

@@ -31,6 +31,8 @@ const LEVEL_COLUMNS: LevelColumn[] = [
   { header: 'TTFB p99', cell: level => num(level.ttfbMs?.p99) },
   { header: 'RTF p50', audio: true, reportOnly: true, cell: level => num(level.realTimeFactor?.p50) },
   { header: 'queue max', cell: level => num(level.server?.queueDepth?.max) },
+  { header: 'loads', audio: true, cell: level => num(level.server?.voiceLoads) },
+  { header: 'evictions', audio: true, cell: level => num(level.server?.voiceEvictions) },
   { header: 'RSS MB', cell: level => megabytes(level.server?.rssBytes?.max) }
 ]
 
