@@ -210,7 +210,10 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
       await drained
       await pool.close()
       this.log.info({ voice: name, memoryBytes: entryBytes(entry) }, 'voice unloaded')
-    }, () => {}).finally(() => {
+    }, () => {}).catch((error: unknown) => {
+      // Nobody awaits a retirement but shutdown: a failure must not escape unhandled.
+      this.log.error({ err: error, voice: name }, 'closing the voice\'s workers failed')
+    }).finally(() => {
       this.retiring.delete(entry)
       this.closings.delete(closing)
       // The workers are gone: hand their freed heap back to the system.

@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { SynthesisCancelledError, InferenceError } from '../errors.js'
 import type { SynthesisConfig, VoiceConfig } from '../engine/index.js'
-import type { InferenceGate } from './inference-gate.js'
+import { InferenceGate } from './inference-gate.js'
 import type { ReadyResult, SentenceResult, SentenceTask, WorkerInit } from './protocol.js'
 
 export interface VoicePoolOptions {
@@ -27,6 +27,8 @@ const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-worker.mjs'
 
 export class VoicePool {
   private readonly piscina: Piscina
+  /** A voice asks the shared gate for no more slots than it has workers to use them. */
+  private readonly ownSlots: InferenceGate
   private active = 0
   private idle: (() => void) | undefined
   /** Resident memory the pool added when it loaded (an estimate: the process is shared). */
@@ -40,6 +42,7 @@ export class VoicePool {
       ortLibrary: options.ortLibrary,
       espeakData: options.espeakData
     }
+    this.ownSlots = new InferenceGate(options.workers)
     this.piscina = new Piscina({
       filename: WORKER_FILE.href,
       workerData: init,
@@ -68,8 +71,9 @@ export class VoicePool {
     }
   }
 
+  /** Sentences waiting for one of this voice's workers. */
   get queueSize (): number {
-    return this.piscina.queueSize
+    return this.piscina.queueSize + this.ownSlots.waiting
   }
 
   get activeRequests (): number {
@@ -88,8 +92,10 @@ export class VoicePool {
     signal.addEventListener('abort', cancel, { once: true })
     const task: SentenceTask = { kind: 'sentence', phonemes, settings, cancelFlag, cancelPort: port2 }
     this.active++
+    let releaseOwn: (() => void) | undefined
     let releaseSlot: (() => void) | undefined
     try {
+      releaseOwn = await this.ownSlots.acquire(signal)
       releaseSlot = await this.options.gate.acquire(signal)
       return await (this.piscina.run(task, { transferList: [phonemes.buffer as ArrayBuffer, port2] }) as Promise<SentenceResult>)
     } catch (error) {
@@ -98,6 +104,7 @@ export class VoicePool {
       throw new InferenceError(`Synthesis with ${this.name} failed: ${(error as Error).message}`, { cause: error })
     } finally {
       releaseSlot?.()
+      releaseOwn?.()
       signal.removeEventListener('abort', cancel)
       port1.close()
       this.active--

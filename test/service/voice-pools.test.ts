@@ -180,3 +180,11 @@ t.test('/metrics and /voices show loads, evictions, memory and each voice\'s sta
   t.match(byName.get('en_US-espeak-low'), { state: 'loaded', builtin: true })
   t.same((await request(service.url + '/health')).json.voice_memory, { budget_bytes: 500_000_000, used_bytes: memory })
 })
+
+t.test('a voice takes no more inference slots than it has workers', async t => {
+  const service = await startTestService({ TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '2' }, ['en_US-probe-medium'])
+  t.teardown(() => service.stop())
+  const gate = service.deps.pools.gate
+  t.equal((await postTts(service.url, { text: LONG })).status, 200)
+  t.equal(gate.peak, 1, 'one worker, one slot: the other stays free for other voices')
+})
