@@ -53,3 +53,20 @@ export function planRoom (table: readonly Occupant[], retiring: { count: number,
   // Room is only waiting for retiring pools to close.
   return victims.length === 0 ? { kind: 'wait' } : { kind: 'evict', victims }
 }
+
+/**
+ * After a load: a voice counted by its estimate may report more. The least
+ * recently used idle voices go until the voices in service fit the budget
+ * again (retiring pools are already on their way out), or none is idle.
+ */
+export function overBudget (table: readonly Occupant[], budgetBytes: number): string[] {
+  let bytes = table.reduce((sum, voice) => sum + voice.bytes, 0)
+  const idle = table.filter(voice => voice.idle).sort((a, b) => a.lastUsed - b.lastUsed)
+  const victims: string[] = []
+  for (const voice of idle) {
+    if (bytes <= budgetBytes || victims.length === table.length - 1) break
+    victims.push(voice.name)
+    bytes -= voice.bytes
+  }
+  return victims
+}

@@ -10,7 +10,7 @@ import type { Logger } from 'pino'
 import { releaseFreedMemory } from '../engine/runtime.js'
 import type { VoiceConfig } from '../engine/index.js'
 import { SynthesisCancelledError } from '../errors.js'
-import { planRoom, type EvictionReason, type Occupant } from './eviction.js'
+import { overBudget, planRoom, type EvictionReason, type Occupant } from './eviction.js'
 import type { InferenceGate } from './inference-gate.js'
 import { VoicePool, type VoicePoolOptions } from './voice-pool.js'
 
@@ -70,6 +70,8 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
   private readonly pools = new Map<string, PoolEntry>()
   private readonly retiring = new Set<PoolEntry>()
   private readonly closings = new Set<Promise<void>>()
+  /** Each voice's figure when it last loaded: a better estimate for its next load than its file size. */
+  private readonly lastKnownBytes = new Map<string, number>()
   /** Wakes requests waiting for room: a release, a load settled, a pool closed. */
   private waiters = new Set<() => void>()
   private closed = false
@@ -106,15 +108,22 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
     return true
   }
 
-  private plan (source: PoolSource): ReturnType<typeof planRoom> {
-    const table: Occupant[] = [...this.pools.values()].map(entry => ({
+  private occupants (): Occupant[] {
+    return [...this.pools.values()].map(entry => ({
       name: entry.name,
       bytes: entryBytes(entry),
       lastUsed: entry.lastUsed,
       idle: entry.pool !== undefined && entry.holds === 0 && entry.pool.activeRequests === 0
     }))
+  }
+
+  private estimate (source: PoolSource): number {
+    return this.lastKnownBytes.get(source.name) ?? source.modelBytes * LOAD_ESTIMATE_FACTOR
+  }
+
+  private plan (source: PoolSource): ReturnType<typeof planRoom> {
     const retiring = { count: this.retiring.size, bytes: [...this.retiring].reduce((sum, entry) => sum + entryBytes(entry), 0) }
-    return planRoom(table, retiring, source.modelBytes * LOAD_ESTIMATE_FACTOR,
+    return planRoom(this.occupants(), retiring, this.estimate(source),
       { maxVoices: this.options.maxLoadedVoices, budgetBytes: this.options.memoryBudgetBytes })
   }
 
@@ -130,11 +139,15 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
     const entry: PoolEntry = {
       name: source.name,
       promise: this.load(source),
-      estimateBytes: source.modelBytes * LOAD_ESTIMATE_FACTOR,
+      estimateBytes: this.estimate(source),
       holds: 0,
       lastUsed: Date.now()
     }
-    entry.promise.then(pool => { entry.pool = pool }, () => {
+    entry.promise.then(pool => {
+      entry.pool = pool
+      if (pool.memoryBytes > 0) this.lastKnownBytes.set(source.name, pool.memoryBytes)
+      for (const name of overBudget(this.occupants(), this.options.memoryBudgetBytes)) this.retire(name, 'memory')
+    }, () => {
       // A voice that failed to load is not kept: the next request tries again.
       if (this.pools.get(source.name) === entry) this.pools.delete(source.name)
     }).finally(() => this.notify())

@@ -1,8 +1,10 @@
 // TTS_PRELOAD_VOICES: voices loaded at start-up, in the background, so the
 // first request for each does not pay for its load. One voice at a time (a
 // load is CPU-bound; the service is already answering). Preloading never
-// evicts: a voice that does not fit the budget beside those already loaded is
-// skipped, so `*` loads every installed voice that fits.
+// evicts to make room: a voice that does not fit the budget beside those
+// already loaded (by its estimate) is skipped, so `*` loads every installed
+// voice that fits. Like any load, one that reports more than its estimate
+// pushes least recently used idle voices out.
 
 import type { Logger } from 'pino'
 import type { VoiceRegistry } from '../voices/registry.js'

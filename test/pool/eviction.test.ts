@@ -2,7 +2,7 @@
 // by bytes, never busy ones; retiring pools count until they close.
 
 import t from 'tap'
-import { planRoom, type Occupant } from '../../src/pool/eviction.js'
+import { overBudget, planRoom, type Occupant } from '../../src/pool/eviction.js'
 
 const MB = 1_000_000
 const voice = (name: string, bytes: number, lastUsed: number, idle = true): Occupant => ({ name, bytes: bytes * MB, lastUsed, idle })
@@ -49,4 +49,12 @@ t.test('a voice larger than the whole budget still loads alone', async t => {
   t.same(planRoom([], none, 500 * MB, capacity(100)), { kind: 'fits' })
   t.same(planRoom([voice('a', 10, 1)], none, 500 * MB, capacity(100)), { kind: 'evict', victims: [{ name: 'a', reason: 'memory' }] })
   t.same(planRoom([], { count: 1, bytes: 10 * MB }, 500 * MB, capacity(100)), { kind: 'wait' }, 'but not beside a pool still closing')
+})
+
+t.test('after a load reports more than its estimate, LRU idle voices go until the budget holds', async t => {
+  const table = [voice('new', 300, 40, false), voice('old', 100, 10), voice('mid', 100, 20), voice('recent', 100, 30)]
+  t.same(overBudget(table, 450 * MB), ['old', 'mid'])
+  t.same(overBudget(table, 600 * MB), [], 'within the budget: nothing goes')
+  t.same(overBudget([voice('busy', 300, 1, false), voice('idle', 100, 2)], 100 * MB), ['idle'], 'busy voices stay, over budget or not')
+  t.same(overBudget([voice('alone', 300, 1)], 100 * MB), [], 'a voice alone stays')
 })
