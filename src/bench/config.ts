@@ -63,6 +63,21 @@ export interface TargetsConfig {
   progress: boolean
 }
 
+export interface FleetConfig {
+  voiceDir: string
+  voice: string
+  /** Names the voice is installed under for the mix (and the churn). */
+  count: number
+  clients: number
+  /** Load/unload cycles before the idle RSS is read. */
+  cycles: number
+  seed: number
+  quick: boolean
+  outDir: string
+  label: string
+  progress: boolean
+}
+
 const DEFAULTS = {
   concurrency: [1, 2, 4, 8],
   healthConcurrency: [1, 8, 32],
@@ -116,6 +131,20 @@ const RUN_OPTIONS: Options = {
 const TARGETS_OPTIONS: Options = {
   voices: { type: 'string' },
   voice: { type: 'string' },
+  seed: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  label: { type: 'string' },
+  progress: { type: 'boolean' },
+  help: { type: 'boolean' }
+}
+
+const FLEET_OPTIONS: Options = {
+  voices: { type: 'string' },
+  voice: { type: 'string' },
+  count: { type: 'string' },
+  clients: { type: 'string' },
+  cycles: { type: 'string' },
   seed: { type: 'string' },
   quick: { type: 'boolean' },
   out: { type: 'string' },
@@ -313,6 +342,29 @@ export function parseTargetsConfig (argv: readonly string[]): TargetsConfig | 'h
     quick: values.quick === true,
     outDir: resolve(outDir),
     label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'targets',
+    progress: values.progress === true
+  }
+}
+
+export function parseFleetConfig (argv: readonly string[]): FleetConfig | 'help' {
+  const { values } = parseFlags(argv, FLEET_OPTIONS)
+  if (values.help === true) return 'help'
+  const voiceDir = string(values, 'voices')
+  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
+  const voice = string(values, 'voice')
+  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
+  const outDir = string(values, 'out') ?? `bench-results/fleet-${timestamp()}`
+  return {
+    voiceDir: resolve(voiceDir),
+    voice,
+    // At least 3: with two loaded at most, round-robin over three makes every request a load.
+    count: integer(values, 'count', 3, MAX_VOICE_COPIES, 8),
+    clients: integer(values, 'clients', 1, 256, 4),
+    cycles: integer(values, 'cycles', 2, 1000, 30),
+    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
+    quick: values.quick === true,
+    outDir: resolve(outDir),
+    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'fleet',
     progress: values.progress === true
   }
 }

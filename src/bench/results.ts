@@ -149,6 +149,24 @@ export interface TargetsResults {
   notes: string[]
 }
 
+/** `chorus bench fleet`: many voices against one, and a voice's memory in a process of its own. */
+export interface FleetResults {
+  schema: typeof RESULTS_SCHEMA
+  kind: 'fleet'
+  label: string
+  startedAt: string
+  finishedAt: string
+  machine: MachineInfo
+  voice: string
+  modelBytes: number
+  voiceCount: number
+  clients: number
+  workersPerVoice: number
+  figures: TargetFigure[]
+  info: Array<{ figure: string, value: string }>
+  notes: string[]
+}
+
 export type BenchResults = SweepResults | TargetsResults
 
 /** Reads a results.json, checking enough of its shape to compare it safely. */

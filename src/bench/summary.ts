@@ -63,7 +63,7 @@ function targetRatio (value: number | null): string {
   return value === null ? '–' : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 3)}×`
 }
 
-export function targetsTable (results: TargetsResults, style: 'text' | 'markdown'): string {
+export function targetsTable (results: Pick<TargetsResults, 'figures'>, style: 'text' | 'markdown'): string {
   const rows = results.figures.map(f => [
     f.figure,
     f.measured,

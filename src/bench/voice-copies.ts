@@ -29,11 +29,12 @@ async function linkOrCopy (from: string, to: string): Promise<void> {
   }
 }
 
-export async function makeVoiceCopies (sourceDir: string, voice: string, count: number, dir: string): Promise<VoiceCopies> {
+/** `withSource`: the voice under its own name too, for runs that compare it with its copies. */
+export async function makeVoiceCopies (sourceDir: string, voice: string, count: number, dir: string, withSource = false): Promise<VoiceCopies> {
   await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
   const names = Array.from({ length: count }, (_, i) => copyName(voice, i + 1))
-  for (const name of names) {
+  for (const name of withSource ? [voice, ...names] : names) {
     await linkOrCopy(join(sourceDir, `${voice}.onnx`), join(dir, `${name}.onnx`))
     await linkOrCopy(join(sourceDir, `${voice}.onnx.json`), join(dir, `${name}.onnx.json`))
   }
