@@ -25,7 +25,7 @@ export interface ServiceConfig {
   onnxThreads: number
   /** A cap on loaded voices on top of the memory budget. */
   maxLoadedVoices: number
-  /** What loaded voices (weights and arenas) may take; LRU voices go beyond it. */
+  /** Memory for loaded voices' weights and arenas; beyond it the least recently used idle ones go. */
   voiceMemoryBytes: number
   /** Sentence inferences running at once, all voices together. */
   maxConcurrentInferences: number

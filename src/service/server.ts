@@ -84,8 +84,6 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       log.error({ err: error, voice: defaultVoice.name }, 'the default voice failed to load')
     }
   }
-  // In the background: the service answers (and /health reports progress) meanwhile.
-  preload.start(config.preloadVoices)
 
   const server = createServer(createApp(deps).callback())
   // Slow clients cannot hold a request open longer than synthesis may take.
@@ -102,6 +100,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`
   log.info({ url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
+  // In the background, once listening: the service answers (and /health reports progress) meanwhile.
+  preload.start(config.preloadVoices)
 
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
