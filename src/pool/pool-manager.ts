@@ -145,7 +145,8 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
     }
     entry.promise.then(pool => {
       entry.pool = pool
-      if (pool.memoryBytes > 0) this.lastKnownBytes.set(source.name, pool.memoryBytes)
+      // A pool retired while it loaded (its files changed) says nothing about the next load.
+      if (pool.memoryBytes > 0 && this.pools.get(source.name) === entry) this.lastKnownBytes.set(source.name, pool.memoryBytes)
       for (const name of overBudget(this.occupants(), this.options.memoryBudgetBytes)) this.retire(name, 'memory')
     }, () => {
       // A voice that failed to load is not kept: the next request tries again.
@@ -215,6 +216,8 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
     const entry = this.pools.get(name)
     if (entry === undefined) return
     this.pools.delete(name)
+    // New files may weigh something else: the next load starts from the file size again.
+    if (reason === 'changed' || reason === 'removed') this.lastKnownBytes.delete(name)
     this.retiring.add(entry)
     this.emit('evicted', name, reason)
     this.log.info({ voice: name, reason }, 'voice unloading')
