@@ -2,11 +2,13 @@
 // run, 1 when the run fails, 2 for a bad flag or file.
 //   chorus bench [flags]                 a sweep (closed or open loop)
 //   chorus bench targets --voices D --voice V   the README's figures, side by side
+//   chorus bench fleet --voices D --voice V    many voices against one, and memory
 //   chorus bench compare a.json b.json   ratios between two runs
 
 import { ChorusError, ConfigError } from '../errors.js'
 import { compareResults } from './compare.js'
-import { parseCompareArgs, parseRunConfig, parseTargetsConfig } from './config.js'
+import { parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
+import { runFleet } from './fleet.js'
 import { processIo, type BenchIo } from './io.js'
 import { readResults } from './results.js'
 import { runSweep } from './run.js'
@@ -14,6 +16,7 @@ import { runTargets } from './targets.js'
 
 export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
        chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
+       chorus bench fleet --voices DIR --voice NAME [--count 8] [--clients 4] [--cycles 30] [--quick] [--out DIR]
        chorus bench compare a/results.json b/results.json
 
 Service (one of):
@@ -32,6 +35,9 @@ Load:
   --endpoint tts|health     health: GET /health, to show the harness's own limit
 Workload:
   --voice NAME[:W],…        voice mix with weights (default: the service's default voice)
+  --voices-count N          many voices: the one --voice installed under N names (from
+                            --voices DIR, served in-process), sent round-robin; the
+                            report adds voice loads and evictions per level
   --text-file PATH          one text per line instead of the built-in corpus
   --seed N                  corpus, mix and arrivals seed (default 1)
   --repeat R                share of requests (0–1) repeating a stock phrase (default 0)
@@ -65,6 +71,12 @@ export async function runBenchCommand (argv: string[], io: BenchIo = processIo()
         const config = parseTargetsConfig(rest)
         if (config === 'help') return usage(io)
         const results = await runTargets(config, io)
+        return results.figures.every(figure => figure.met !== null) ? 0 : 1
+      }
+      case 'fleet': {
+        const config = parseFleetConfig(rest)
+        if (config === 'help') return usage(io)
+        const results = await runFleet(config, io)
         return results.figures.every(figure => figure.met !== null) ? 0 : 1
       }
       default: {

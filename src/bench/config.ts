@@ -28,6 +28,8 @@ export interface RunConfig {
   voiceDir: string | null
   /** null: the service's default voice. */
   voices: VoiceWeight[] | null
+  /** --voices-count: the one --voice installed under this many names, sent round-robin. */
+  voiceCopies: number | null
   endpoint: Endpoint
   model: LoadModel
   levels: LoadLevel[]
@@ -61,6 +63,21 @@ export interface TargetsConfig {
   progress: boolean
 }
 
+export interface FleetConfig {
+  voiceDir: string
+  voice: string
+  /** Names the voice is installed under for the mix (and the churn). */
+  count: number
+  clients: number
+  /** Load/unload cycles before the idle RSS is read. */
+  cycles: number
+  seed: number
+  quick: boolean
+  outDir: string
+  label: string
+  progress: boolean
+}
+
 const DEFAULTS = {
   concurrency: [1, 2, 4, 8],
   healthConcurrency: [1, 8, 32],
@@ -74,10 +91,14 @@ const DEFAULTS = {
   scrapeSeconds: 1
 }
 
+/** More copies than this would measure the disk, not the fleet. */
+export const MAX_VOICE_COPIES = 64
+
 const RUN_OPTIONS: Options = {
   url: { type: 'string' },
   voices: { type: 'string' },
   voice: { type: 'string' },
+  'voices-count': { type: 'string' },
   endpoint: { type: 'string' },
   concurrency: { type: 'string' },
   rate: { type: 'string' },
@@ -110,6 +131,20 @@ const RUN_OPTIONS: Options = {
 const TARGETS_OPTIONS: Options = {
   voices: { type: 'string' },
   voice: { type: 'string' },
+  seed: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  label: { type: 'string' },
+  progress: { type: 'boolean' },
+  help: { type: 'boolean' }
+}
+
+const FLEET_OPTIONS: Options = {
+  voices: { type: 'string' },
+  voice: { type: 'string' },
+  count: { type: 'string' },
+  clients: { type: 'string' },
+  cycles: { type: 'string' },
   seed: { type: 'string' },
   quick: { type: 'boolean' },
   out: { type: 'string' },
@@ -248,11 +283,18 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
   if (requests !== null && duration !== null) fail('either --duration or --requests, not both', '--requests', values.requests)
   const voiceRaw = string(values, 'voice')
   const noCeiling = values['no-ceiling'] === true || endpoint === 'health'
+  const voiceCopies = integer(values, 'voices-count', 1, MAX_VOICE_COPIES, null)
+  if (voiceCopies !== null) {
+    // The copies are made in a folder the in-process service then serves.
+    if (url !== null || voiceDir === null) fail('--voices DIR without --url (the copies are served in-process)', '--voices-count', values['voices-count'])
+    if (voiceRaw === null || voiceRaw.includes(',') || voiceRaw.includes(':')) fail('one voice name to copy, like en_US-lessac-medium', '--voice', voiceRaw ?? undefined)
+  }
   const outDir = string(values, 'out') ?? `bench-results/${timestamp()}`
   const config: RunConfig = {
     url: url?.replace(/\/+$/, '') ?? null,
     voiceDir: voiceDir === null ? null : resolve(voiceDir),
     voices: voiceRaw === null ? null : voiceMix(voiceRaw),
+    voiceCopies,
     endpoint,
     model,
     levels,
@@ -300,6 +342,29 @@ export function parseTargetsConfig (argv: readonly string[]): TargetsConfig | 'h
     quick: values.quick === true,
     outDir: resolve(outDir),
     label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'targets',
+    progress: values.progress === true
+  }
+}
+
+export function parseFleetConfig (argv: readonly string[]): FleetConfig | 'help' {
+  const { values } = parseFlags(argv, FLEET_OPTIONS)
+  if (values.help === true) return 'help'
+  const voiceDir = string(values, 'voices')
+  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
+  const voice = string(values, 'voice')
+  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
+  const outDir = string(values, 'out') ?? `bench-results/fleet-${timestamp()}`
+  return {
+    voiceDir: resolve(voiceDir),
+    voice,
+    // At least 3: with two loaded at most, round-robin over three makes every request a load.
+    count: integer(values, 'count', 3, MAX_VOICE_COPIES, 8),
+    clients: integer(values, 'clients', 1, 256, 4),
+    cycles: integer(values, 'cycles', 2, 1000, 30),
+    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
+    quick: values.quick === true,
+    outDir: resolve(outDir),
+    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'fleet',
     progress: values.progress === true
   }
 }

@@ -1,6 +1,7 @@
 // Server-side figures from GET /metrics (Prometheus text), sampled while a
 // level runs: how deep the queue got, how many requests were pending, how
-// much memory the process held, and the phrase cache's hits and misses.
+// much memory the process held, the phrase cache's hits and misses, and how
+// many voices were loaded and evicted (a many-voice mix's churn).
 
 import type { BenchClient } from './client.js'
 import type { ServerFigures } from './results.js'
@@ -26,6 +27,8 @@ const PENDING = 'chorus_pending_requests'
 const RSS = 'process_resident_memory_bytes'
 const HITS = 'chorus_cache_hits_total'
 const MISSES = 'chorus_cache_misses_total'
+const LOADS = 'chorus_voice_loads_total'
+const EVICTIONS = 'chorus_voice_evictions_total'
 
 export class MetricsScraper {
   private timer: NodeJS.Timeout | undefined
@@ -63,7 +66,11 @@ export class MetricsScraper {
       pendingRequests: summary(this.pending),
       rssBytes: summary(this.rss),
       cacheHits: delta(HITS),
-      cacheMisses: delta(MISSES)
+      cacheMisses: delta(MISSES),
+      voiceLoads: delta(LOADS),
+      // A labelled counter appears only once it counted: a server that reports
+      // loads but shows no evictions evicted nothing.
+      voiceEvictions: this.last.has(LOADS) ? (delta(EVICTIONS) ?? 0) : null
     }
   }
 

@@ -38,14 +38,14 @@ function serverTable (r: SweepResults): string {
   const columns = [
     { header: 'load', align: 'left' as const },
     { header: 'queue mean' }, { header: 'queue max' }, { header: 'pending max' }, { header: 'RSS max MB' },
-    { header: 'cache hits' }, { header: 'cache misses' }, { header: 'scrapes (failed)' }
+    { header: 'cache hits' }, { header: 'cache misses' }, { header: 'voice loads' }, { header: 'evictions' }, { header: 'scrapes (failed)' }
   ]
   const rows = r.levels.map(level => {
     const s = level.server
     return [
       levelLabel(level),
       num(s?.queueDepth?.mean), num(s?.queueDepth?.max), num(s?.pendingRequests?.max), megabytes(s?.rssBytes?.max),
-      num(s?.cacheHits), num(s?.cacheMisses), s === null ? '–' : `${s.samples} (${s.failedScrapes})`
+      num(s?.cacheHits), num(s?.cacheMisses), num(s?.voiceLoads), num(s?.voiceEvictions), s === null ? '–' : `${s.samples} (${s.failedScrapes})`
     ]
   })
   return markdownTable(columns, rows)

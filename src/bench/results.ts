@@ -51,6 +51,9 @@ export interface ServerFigures {
   /** Counter increases over the level; null when the server has no such counter. */
   cacheHits: number | null
   cacheMisses: number | null
+  /** Voice pools loaded and evicted during the level (many-voice workloads); null when not reported. */
+  voiceLoads: number | null
+  voiceEvictions: number | null
 }
 
 export type LoadModel = 'closed' | 'open'
@@ -142,6 +145,24 @@ export interface TargetsResults {
   ceiling: CeilingResult
   figures: TargetFigure[]
   /** Figures without a target that help read the others (e.g. the harness's own limit). */
+  info: Array<{ figure: string, value: string }>
+  notes: string[]
+}
+
+/** `chorus bench fleet`: many voices against one, and a voice's memory in a process of its own. */
+export interface FleetResults {
+  schema: typeof RESULTS_SCHEMA
+  kind: 'fleet'
+  label: string
+  startedAt: string
+  finishedAt: string
+  machine: MachineInfo
+  voice: string
+  modelBytes: number
+  voiceCount: number
+  clients: number
+  workersPerVoice: number
+  figures: TargetFigure[]
   info: Array<{ figure: string, value: string }>
   notes: string[]
 }

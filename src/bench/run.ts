@@ -21,7 +21,8 @@ import { Progress } from './progress.js'
 import type { CeilingResult, LevelResult, ServerFigures, SweepResults } from './results.js'
 import { checkVoices, describeService, startInProcess, type InProcessService, type ServiceInfo } from './service.js'
 import { sweepSummary } from './summary.js'
-import { Workload, type TextSource, type WorkloadSpec } from './workload.js'
+import { makeVoiceCopies, type VoiceCopies } from './voice-copies.js'
+import { Workload, type TextSource, type VoiceWeight, type WorkloadSpec } from './workload.js'
 
 /** Texts the ceiling runs: the start of the first level's own sequence. */
 const CEILING_TEXTS = 200
@@ -39,8 +40,8 @@ async function readTexts (path: string | null): Promise<TextSource> {
   return { kind: 'file', path, lines }
 }
 
-function workloadSpec (config: RunConfig, texts: TextSource, info: ServiceInfo): WorkloadSpec {
-  const voices = config.voices ?? [{ name: info.defaultVoice, weight: 1 }]
+function workloadSpec (config: RunConfig, texts: TextSource, info: ServiceInfo, copies: VoiceCopies | undefined): WorkloadSpec {
+  const voices = copies?.names.map(name => ({ name, weight: 1 })) ?? config.voices ?? [{ name: info.defaultVoice, weight: 1 }]
   checkVoices(voices.map(v => v.name), info)
   return {
     texts,
@@ -49,7 +50,8 @@ function workloadSpec (config: RunConfig, texts: TextSource, info: ServiceInfo):
     multiSpeaker: new Set(voices.filter(v => (info.voices.get(v.name)?.numSpeakers ?? 1) > 1).map(v => v.name)),
     synthesis: config.synthesis,
     stream: config.stream,
-    repeatRatio: config.repeatRatio
+    repeatRatio: config.repeatRatio,
+    roundRobin: copies !== undefined
   }
 }
 
@@ -164,19 +166,30 @@ export async function runSweep (config: RunConfig, io: BenchIo): Promise<SweepRe
   await mkdir(config.outDir, { recursive: true })
   let service: InProcessService | undefined
   let client: BenchClient | undefined
+  let copies: VoiceCopies | undefined
   try {
+    if (config.voiceCopies !== null) {
+      // parseRunConfig made sure of --voices and one --voice.
+      const voice = (config.voices as VoiceWeight[])[0].name
+      copies = await makeVoiceCopies(config.voiceDir as string, voice, config.voiceCopies, join(config.outDir, 'voice-copies'))
+      progress.note(`many voices: ${voice} installed as ${copies.names.length} voices, sent round-robin`)
+    }
     if (config.url === null) {
-      progress.note(`starting the service in-process over ${config.voiceDir ?? ''}`)
-      service = await startInProcess({ voiceDir: config.voiceDir as string, defaultVoice: config.voices?.[0].name, env: io.env, logFile: join(config.outDir, 'service.log') })
+      const voiceDir = copies?.dir ?? config.voiceDir as string
+      progress.note(`starting the service in-process over ${voiceDir}`)
+      service = await startInProcess({ voiceDir, defaultVoice: copies?.names[0] ?? config.voices?.[0].name, env: io.env, logFile: join(config.outDir, 'service.log') })
     }
     const url = config.url ?? (service as InProcessService).url
     client = new BenchClient(url, config.timeoutSeconds * 1000)
     const info = await describeService(client)
-    const spec = config.endpoint === 'tts' ? workloadSpec(config, texts, info) : null
+    const spec = config.endpoint === 'tts' ? workloadSpec(config, texts, info, copies) : null
     const notes: string[] = []
+    if (copies !== undefined) notes.push(`many voices: one model under ${copies.names.length} names, sent round-robin; the ceiling is the one voice's`)
     let ceiling: CeilingResult | null = null
     if (spec !== null) {
-      const measured = await measureCeiling(config, spec, io.env, progress)
+      // The copies are one model: the ceiling runs it once, on the same texts.
+      const ceilingSpec = copies === undefined ? spec : { ...spec, voices: config.voices as VoiceWeight[], roundRobin: false }
+      const measured = await measureCeiling(config, ceilingSpec, io.env, progress)
       if (typeof measured === 'string') notes.push(measured)
       else ceiling = measured
     }
@@ -193,5 +206,6 @@ export async function runSweep (config: RunConfig, io: BenchIo): Promise<SweepRe
   } finally {
     client?.close()
     await service?.close()
+    await copies?.remove()
   }
 }

@@ -31,6 +31,8 @@ const LEVEL_COLUMNS: LevelColumn[] = [
   { header: 'TTFB p99', cell: level => num(level.ttfbMs?.p99) },
   { header: 'RTF p50', audio: true, reportOnly: true, cell: level => num(level.realTimeFactor?.p50) },
   { header: 'queue max', cell: level => num(level.server?.queueDepth?.max) },
+  { header: 'loads', audio: true, cell: level => num(level.server?.voiceLoads) },
+  { header: 'evictions', audio: true, cell: level => num(level.server?.voiceEvictions) },
   { header: 'RSS MB', cell: level => megabytes(level.server?.rssBytes?.max) }
 ]
 
@@ -61,7 +63,7 @@ function targetRatio (value: number | null): string {
   return value === null ? '–' : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 3)}×`
 }
 
-export function targetsTable (results: TargetsResults, style: 'text' | 'markdown'): string {
+export function targetsTable (results: Pick<TargetsResults, 'figures'>, style: 'text' | 'markdown'): string {
   const rows = results.figures.map(f => [
     f.figure,
     f.measured,

@@ -346,7 +346,8 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
   }
 }
 
-function figure (id: string, name: string, a: number | null, b: number | null, unit: (v: number) => string, op: '<=' | '>=', value: number): TargetFigure {
+/** A measured pair, its ratio and whether it meets its target. */
+export function figure (id: string, name: string, a: number | null, b: number | null, unit: (v: number) => string, op: '<=' | '>=', value: number): TargetFigure {
   const ratio = a === null || b === null || !(b > 0) ? null : a / b
   return {
     id,

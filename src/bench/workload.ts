@@ -31,6 +31,8 @@ export interface WorkloadSpec {
   stream: boolean
   /** Share of requests, 0 to 1, that repeat a stock phrase. */
   repeatRatio: number
+  /** Voices in turn instead of drawn by weight (the many-voices workload). */
+  roundRobin?: boolean
 }
 
 export interface WorkItem {
@@ -55,6 +57,7 @@ export class Workload {
   private readonly stock: readonly string[]
   private readonly totalWeight: number
   private position = 0
+  private turn = 0
 
   /**
    * `seen` is shared by every stream of a run: a text sent at one load level
@@ -105,6 +108,7 @@ export class Workload {
   private pickVoice (): string {
     const voices = this.spec.voices
     if (voices.length === 1) return voices[0].name
+    if (this.spec.roundRobin === true) return voices[this.turn++ % voices.length].name
     let roll = this.voiceRng.next() * this.totalWeight
     for (const voice of voices) {
       roll -= voice.weight

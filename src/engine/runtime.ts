@@ -39,3 +39,12 @@ export function initRuntime (options: RuntimeOptions = {}): Runtime {
   runtime = { binding, ortVersion, espeakSampleRate }
   return runtime
 }
+
+/**
+ * Hands memory freed by an unloaded voice back to the operating system
+ * (glibc keeps freed blocks in its arenas; the addon's trimMemory runs
+ * malloc_trim). A no-op before the runtime is up.
+ */
+export function releaseFreedMemory (): void {
+  runtime?.binding.trimMemory()
+}

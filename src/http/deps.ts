@@ -3,6 +3,7 @@
 import type { Logger } from 'pino'
 import type { Runtime } from '../engine/index.js'
 import type { PoolManager } from '../pool/pool-manager.js'
+import type { Preloader } from '../pool/preload.js'
 import type { ServiceConfig } from '../service/config.js'
 import type { ServiceMetrics } from '../service/metrics.js'
 import type { PhraseCache } from '../synthesis/phrase-cache.js'
@@ -18,4 +19,5 @@ export interface ServiceDeps {
   synthesizer: Synthesizer
   cache: PhraseCache
   metrics: ServiceMetrics
+  preload: Preloader
 }

@@ -14,6 +14,7 @@ import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { SynthesisCancelledError } from '../errors.js'
 import type { ChunkingSettings, SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import type { InferenceGate } from './inference-gate.js'
 import { isFailure, restoreError } from './task-errors.js'
 import type { DecodeResult, ReadyResult, SentenceResult, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
 import type { FrameRange } from '../engine/index.js'
@@ -24,6 +25,10 @@ export interface VoicePoolOptions {
   chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
+  /** Shared by every voice: bounds the tasks running at once across voices. */
+  gate: InferenceGate
+  /** Workers beyond the first exit after this long without work; 0: never. */
+  workerIdleMs: number
 }
 
 /** Where a task stands among the voice's work: lower runs first. */
@@ -47,7 +52,6 @@ export class VoicePool {
   /** Heap bytes of the voice's model, once per process (what the addon measured). */
   memoryBytes = 0
   mode: 'split' | 'whole' = 'whole'
-  lastUsed = Date.now()
   /** Peaks of the voice's recent sentences (see the gain rule in sentence-pipeline.ts). */
   private readonly peaks: number[] = []
 
@@ -63,9 +67,11 @@ export class VoicePool {
     this.piscina = new Piscina({
       filename: WORKER_FILE.href,
       workerData: init,
-      minThreads: options.workers,
+      // An idle voice keeps one worker; the others come back on demand, fast,
+      // since the weights stay loaded in the process (native/voice_registry.h).
+      minThreads: options.workerIdleMs > 0 ? 1 : options.workers,
       maxThreads: options.workers,
-      idleTimeout: Number.POSITIVE_INFINITY,
+      idleTimeout: options.workerIdleMs > 0 ? options.workerIdleMs : Number.POSITIVE_INFINITY,
       // One task at a time per worker: a worker's thread is one core.
       concurrentTasksPerWorker: 1
     })
@@ -107,6 +113,11 @@ export class VoicePool {
     return this.waiting.length + this.piscina.queueSize
   }
 
+  /** Tasks running or waiting: a voice with any is never evicted. */
+  get activeRequests (): number {
+    return this.running + this.waiting.length
+  }
+
   /** One sentence: its samples when the worker could finish it, else its
    * latent and the chunks still to decode. */
   async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, order: TaskOrder, signal: AbortSignal): Promise<SentenceResult> {
@@ -124,8 +135,14 @@ export class VoicePool {
   private async run<T> (signal: AbortSignal, order: TaskOrder,
     make: (port: { cancelFlag: SharedArrayBuffer, cancelPort: import('node:worker_threads').MessagePort }) => { task: WorkerTask, transfer: ArrayBuffer[] }): Promise<T> {
     if (signal.aborted) throw new SynthesisCancelledError()
-    this.lastUsed = Date.now()
     await this.turn(order, signal)
+    let releaseSlot: () => void
+    try {
+      releaseSlot = await this.options.gate.acquire(signal)
+    } catch (error) {
+      this.finished()
+      throw error
+    }
     const cancelFlag = new SharedArrayBuffer(4)
     const { port1, port2 } = new MessageChannel()
     const cancel = () => {
@@ -142,6 +159,7 @@ export class VoicePool {
       if (signal.aborted) throw new SynthesisCancelledError()
       throw restoreError(error, `Synthesis with ${this.name} failed`)
     } finally {
+      releaseSlot()
       signal.removeEventListener('abort', cancel)
       port1.close()
       this.finished()

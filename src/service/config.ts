@@ -5,7 +5,11 @@
 import { join } from 'node:path'
 import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
 import { PACKAGE_ROOT } from '../package-root.js'
+import { ConfigError } from '../errors.js'
+import { expectedMessage } from '../validate.js'
+import { isValidVoiceName } from '../voices/voice-name.js'
 import { CORES, EnvReader, type Env } from './env.js'
+import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -20,7 +24,16 @@ export interface ServiceConfig {
   timeoutMs: number
   workersPerVoice: number
   onnxThreads: number
+  /** A cap on loaded voices on top of the memory budget. */
   maxLoadedVoices: number
+  /** Memory for loaded voices' weights and arenas; beyond it the least recently used idle ones go. */
+  voiceMemoryBytes: number
+  /** Sentence inferences running at once, all voices together. */
+  maxConcurrentInferences: number
+  /** A voice's idle workers beyond the first exit after this long; 0: never. */
+  workerIdleMs: number
+  /** Voices to load at start-up: names, or '*' for every installed voice that fits. */
+  preloadVoices: string[] | '*'
   /** Requests admitted at once (running or waiting); beyond it, 503. */
   maxPending: number
   maxTextLength: number
@@ -38,8 +51,26 @@ export interface ServiceConfig {
 
 export const DEFAULT_VOICE = 'en_US-lessac-medium'
 
+/** TTS_PRELOAD_VOICES: `*`, or voice names separated by commas (empty: none). */
+function preloadList (read: EnvReader): string[] | '*' {
+  const raw = read.string('TTS_PRELOAD_VOICES', '').trim()
+  if (raw === '*') return '*'
+  if (raw === '') return []
+  const names = raw.split(',').map(name => name.trim())
+  if (!names.every(isValidVoiceName)) {
+    throw new ConfigError(expectedMessage('voice names separated by commas (like en_US-lessac-medium,en_GB-alba-medium), or *', 'TTS_PRELOAD_VOICES', raw))
+  }
+  return [...new Set(names)]
+}
+
 export function loadServiceConfig (env: Env): ServiceConfig {
   const read = new EnvReader(env)
+  const cacheBytes = read.integer('TTS_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER)
+  const maxConcurrentInferences = read.integer('TTS_MAX_CONCURRENT_INFERENCES', CORES, 1, 1024)
+  // Only computed when not set: it reads the cgroup files.
+  const voiceMemoryBytes = read.has('TTS_VOICE_MEMORY_BYTES')
+    ? read.integer('TTS_VOICE_MEMORY_BYTES', 0, 1, Number.MAX_SAFE_INTEGER)
+    : defaultVoiceMemoryBudget(processMemoryLimit().bytes, { cacheBytes, concurrentInferences: maxConcurrentInferences })
   return {
     host: read.string('TTS_HTTP_HOST', '0.0.0.0'),
     port: read.integer('TTS_HTTP_PORT', 8995, 0, 65535),
@@ -49,13 +80,17 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     timeoutMs: read.number('TTS_TIMEOUT_SECONDS', 60, 0.1, 3600) * 1000,
     workersPerVoice: read.integer('TTS_WORKERS_PER_VOICE', CORES, 1, 256),
     onnxThreads: read.integer('TTS_ONNX_THREADS', 1, 1, 256),
-    maxLoadedVoices: read.integer('TTS_MAX_LOADED_VOICES', 3, 1, 100),
+    maxLoadedVoices: read.integer('TTS_MAX_LOADED_VOICES', 64, 1, 10_000),
+    voiceMemoryBytes,
+    maxConcurrentInferences,
+    workerIdleMs: read.number('TTS_WORKER_IDLE_SECONDS', 60, 0, 86_400) * 1000,
+    preloadVoices: preloadList(read),
     maxPending: read.integer('TTS_MAX_PENDING', 64, 1, 100_000),
     maxTextLength: read.integer('TTS_MAX_TEXT_LENGTH', 5000, 1, 1_000_000),
     bundledVoiceDir: read.string('CHORUS_BUNDLED_VOICE_DIR', join(PACKAGE_ROOT, 'voices/bundled')),
     installBundled: read.oneOf('CHORUS_INSTALL_BUNDLED', '1', ['0', '1']) === '1',
     rescanMs: read.number('TTS_VOICE_RESCAN_SECONDS', 5, 0.1, 3600) * 1000,
-    cacheBytes: read.integer('TTS_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+    cacheBytes,
     logLevel: read.oneOf('TTS_LOG_LEVEL', 'info', LOG_LEVELS),
     chunking: {
       chunkFrames: read.integer('TTS_DECODER_CHUNK_FRAMES', DEFAULT_CHUNKING.chunkFrames, 16, 4096),

@@ -8,6 +8,11 @@ export interface MetricsSources {
   queuedSentences: () => number
   loadedVoices: () => number
   cacheBytes: () => number
+  /** Bytes per voice holding memory: loaded, loading (estimate) or retiring. */
+  voiceMemory: () => Map<string, number>
+  voiceMemoryBudget: () => number
+  voiceMemoryUsed: () => number
+  inferencesRunning: () => number
 }
 
 export class ServiceMetrics {
@@ -18,6 +23,9 @@ export class ServiceMetrics {
   readonly realTimeFactor: Histogram<'voice'>
   readonly cacheHits: Counter
   readonly cacheMisses: Counter
+  readonly voiceLoads: Counter<'voice'>
+  readonly voiceEvictions: Counter<'voice' | 'reason'>
+  readonly voiceLoadSeconds: Histogram<'voice'>
 
   constructor (sources: MetricsSources) {
     const registers = [this.registry]
@@ -40,6 +48,33 @@ export class ServiceMetrics {
     })
     this.cacheHits = new Counter({ name: 'chorus_cache_hits_total', help: 'Phrase cache hits', registers })
     this.cacheMisses = new Counter({ name: 'chorus_cache_misses_total', help: 'Phrase cache misses', registers })
+    this.voiceLoads = new Counter({ name: 'chorus_voice_loads_total', help: 'Voice pools loaded', labelNames: ['voice'], registers })
+    this.voiceEvictions = new Counter({
+      name: 'chorus_voice_evictions_total',
+      help: 'Voice pools taken out of service, by reason: memory (budget), count (TTS_MAX_LOADED_VOICES), removed, changed, shutdown',
+      labelNames: ['voice', 'reason'],
+      registers
+    })
+    this.voiceLoadSeconds = new Histogram({
+      name: 'chorus_voice_load_seconds',
+      help: 'Time to load a voice\'s pool, every worker ready',
+      labelNames: ['voice'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers
+    })
+    new Gauge({
+      name: 'chorus_voice_memory_bytes',
+      help: 'Memory per voice: loaded and retiring pools\' figures, loading ones\' estimates',
+      labelNames: ['voice'],
+      registers,
+      collect () {
+        this.reset()
+        for (const [voice, bytes] of sources.voiceMemory()) this.set({ voice }, bytes)
+      }
+    })
+    new Gauge({ name: 'chorus_voice_memory_budget_bytes', help: 'The memory budget for loaded voices (TTS_VOICE_MEMORY_BYTES)', registers, collect () { this.set(sources.voiceMemoryBudget()) } })
+    new Gauge({ name: 'chorus_voice_memory_used_bytes', help: 'Memory counted against the budget: loaded, loading and retiring voices', registers, collect () { this.set(sources.voiceMemoryUsed()) } })
+    new Gauge({ name: 'chorus_inferences_running', help: 'Sentence inferences running now, all voices (at most TTS_MAX_CONCURRENT_INFERENCES)', registers, collect () { this.set(sources.inferencesRunning()) } })
     new Gauge({ name: 'chorus_pending_requests', help: 'Synthesis requests admitted and not finished', registers, collect () { this.set(sources.pendingRequests()) } })
     new Gauge({ name: 'chorus_queue_depth', help: 'Sentences waiting for a worker, all voices', registers, collect () { this.set(sources.queuedSentences()) } })
     new Gauge({ name: 'chorus_loaded_voices', help: 'Voices with a loaded worker pool', registers, collect () { this.set(sources.loadedVoices()) } })

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
+import { InferenceGate } from '../pool/inference-gate.js'
 import { PoolManager } from '../pool/pool-manager.js'
+import { Preloader } from '../pool/preload.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
@@ -31,6 +33,9 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     onnxThreads: config.onnxThreads,
     maxLoadedVoices: config.maxLoadedVoices,
     chunking: config.chunking,
+    memoryBudgetBytes: config.voiceMemoryBytes,
+    gate: new InferenceGate(config.maxConcurrentInferences),
+    workerIdleMs: config.workerIdleMs,
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData
   }, log)
@@ -38,21 +43,32 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   // A removed or replaced voice's pool goes (requests already on it finish),
   // and so does its cached audio.
   registry.on('removed', name => {
-    pools.retire(name, 'voice removed')
+    pools.retire(name, 'removed')
     cache.dropVoice(name)
   })
   registry.on('changed', voice => {
-    pools.retire(voice.name, 'voice files changed')
+    pools.retire(voice.name, 'changed')
     cache.dropVoice(voice.name)
   })
   const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
   const metrics = new ServiceMetrics({
     pendingRequests: () => synthesizer.pending,
-    queuedSentences: () => [...pools.loaded().values()].reduce((sum, pool) => sum + pool.queueSize, 0),
+    // Sentences waiting for a worker or for an inference slot.
+    queuedSentences: () => [...pools.loaded().values()].reduce((sum, pool) => sum + pool.queueSize, 0) + pools.gate.waiting,
     loadedVoices: () => pools.loadedCount,
-    cacheBytes: () => cache.bytes
+    cacheBytes: () => cache.bytes,
+    voiceMemory: () => pools.memoryByVoice(),
+    voiceMemoryBudget: () => pools.budgetBytes,
+    voiceMemoryUsed: () => pools.usedBytes,
+    inferencesRunning: () => pools.gate.running
   })
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache }
+  pools.on('loaded', (voice, seconds) => {
+    metrics.voiceLoads.inc({ voice })
+    metrics.voiceLoadSeconds.observe({ voice }, seconds)
+  })
+  pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
+  const preload = new Preloader(pools, registry, log)
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, preload }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -85,6 +101,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`
   log.info({ url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
+  // In the background, once listening: the service answers (and /health reports progress) meanwhile.
+  preload.start(config.preloadVoices)
 
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
@@ -96,6 +114,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       await closed
       clearTimeout(deadline)
       registry.close()
+      await preload.stop()
       await pools.close()
       log.info('stopped')
     })()

@@ -1,6 +1,7 @@
 // One object per voice for GET /voices.
 
 import type { ServiceDeps } from '../http/deps.js'
+import type { VoiceState } from '../pool/pool-manager.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 
 export interface VoiceInfo {
@@ -12,9 +13,11 @@ export interface VoiceInfo {
   speakers: string[]
   builtin: boolean
   loaded: boolean
+  /** unloaded, loading, loaded, retiring (out of service, finishing its work), broken (its files failed to load), or builtin (needs no pool: always available). */
+  state: VoiceState | 'broken' | 'builtin'
   /** Model file size; 0 for the built-in voice. */
   model_bytes: number
-  /** Heap bytes of the voice's sessions (weights once per process), measured by the addon. */
+  /** What the voice's sessions hold, measured by the addon (weights once per process); null unless loaded or retiring. */
   memory_bytes: number | null
   /** How the voice runs: `split` (encoder + chunked decoder) or `whole`; null until loaded. */
   mode: 'split' | 'whole' | null
@@ -28,9 +31,15 @@ function nameParts (name: string): { language: string, quality: string } {
   return { language: parts[0], quality: parts.length >= 3 ? parts[parts.length - 1] : '' }
 }
 
+/** A loading voice's figure is only an estimate: it is not shown. */
+function stateAndMemory (state: VoiceState | 'broken', bytes: number | undefined): Pick<VoiceInfo, 'state' | 'memory_bytes'> {
+  return { state, memory_bytes: state === 'loaded' || state === 'retiring' ? bytes ?? null : null }
+}
+
 export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | 'runtime'>): VoiceInfo[] {
   const loaded = deps.pools.loaded()
   const broken = deps.pools.broken()
+  const memory = deps.pools.memoryByVoice()
   const installed: VoiceInfo[] = deps.registry.all().map(voice => {
     const parts = nameParts(voice.name)
     const speakers = Object.entries(voice.config.speakerIdMap).sort((a, b) => a[1] - b[1]).map(([name]) => name)
@@ -43,8 +52,8 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
       speakers,
       builtin: false,
       loaded: loaded.has(voice.name),
+      ...stateAndMemory(broken.get(voice.name)?.version === voice.version ? 'broken' : deps.pools.state(voice.name), memory.get(voice.name)),
       model_bytes: voice.modelBytes,
-      memory_bytes: loaded.get(voice.name)?.memoryBytes ?? null,
       mode: loaded.get(voice.name)?.mode ?? null,
       ...(broken.get(voice.name)?.version === voice.version ? { broken: broken.get(voice.name)?.reason } : {})
     }
@@ -60,6 +69,7 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
     // "loaded" means a worker pool holds the voice, as in /health and
     // chorus_loaded_voices; the built-in voice needs none and is always available.
     loaded: false,
+    state: 'builtin',
     model_bytes: 0,
     memory_bytes: null,
     mode: null

@@ -127,7 +127,7 @@ export class Synthesizer {
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
     }
     const phonemes = await sentencePhonemesAsync(this.runtime.binding, text, prepared.voice.voice.config)
-    const { pool, release } = await this.pools.acquire(prepared.voice.voice)
+    const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {
       const result = await runSentences(pool, phonemes, prepared.settings, signal, {
         request: this.requests++, chunking: this.config.chunking, onChunk

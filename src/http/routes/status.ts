@@ -19,6 +19,9 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
       configured_default_voice: fallback.configured,
       default_voice_installed: fallback.installed,
       loaded_voices: [...deps.pools.loaded().keys()].sort(),
+      // TTS_PRELOAD_VOICES' progress: state "done" once every listed voice was tried.
+      preload: deps.preload.status,
+      voice_memory: { budget_bytes: deps.pools.budgetBytes, used_bytes: deps.pools.usedBytes },
       pending_requests: deps.synthesizer.pending
     }
   })

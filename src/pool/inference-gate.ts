@@ -1,0 +1,79 @@
+// A process-wide limit on sentence inferences running at once, across every
+// voice. Each voice's pool has its own workers, so without it 8 busy voices
+// with 2 workers each would run 16 inferences on 2 cores: every one slower,
+// each holding its activations, none finishing sooner. Slots are granted in
+// arrival order; a waiter whose request is aborted leaves the queue at once.
+
+import { SynthesisCancelledError } from '../errors.js'
+
+interface Waiter {
+  grant: () => void
+  signal: AbortSignal | undefined
+  onAbort: () => void
+}
+
+/** Give it back when the inference is done; calling it twice is harmless. */
+export type GateRelease = () => void
+
+export class InferenceGate {
+  private runningCount = 0
+  private peakCount = 0
+  private readonly waiters: Waiter[] = []
+
+  constructor (readonly limit: number) {
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`InferenceGate limit must be a positive integer, got ${limit}`)
+  }
+
+  /** Inferences holding a slot now. */
+  get running (): number {
+    return this.runningCount
+  }
+
+  /** Inferences waiting for a slot. */
+  get waiting (): number {
+    return this.waiters.length
+  }
+
+  /** The most slots ever held at once: what tests and operators check the limit against. */
+  get peak (): number {
+    return this.peakCount
+  }
+
+  /** Resolves with a slot; rejects with SynthesisCancelledError if `signal` aborts first. */
+  async acquire (signal?: AbortSignal): Promise<GateRelease> {
+    if (signal?.aborted === true) throw new SynthesisCancelledError()
+    if (this.runningCount < this.limit && this.waiters.length === 0) return this.take()
+    return await new Promise<GateRelease>((resolve, reject) => {
+      const waiter: Waiter = {
+        signal,
+        grant: () => resolve(this.take()),
+        onAbort: () => {
+          const index = this.waiters.indexOf(waiter)
+          if (index >= 0) this.waiters.splice(index, 1)
+          reject(new SynthesisCancelledError())
+        }
+      }
+      signal?.addEventListener('abort', waiter.onAbort, { once: true })
+      this.waiters.push(waiter)
+    })
+  }
+
+  private take (): GateRelease {
+    this.runningCount++
+    this.peakCount = Math.max(this.peakCount, this.runningCount)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.runningCount--
+      this.next()
+    }
+  }
+
+  private next (): void {
+    const waiter = this.waiters.shift()
+    if (waiter === undefined) return
+    waiter.signal?.removeEventListener('abort', waiter.onAbort)
+    waiter.grant()
+  }
+}

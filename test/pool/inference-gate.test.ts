@@ -1,0 +1,64 @@
+// The process-wide limit on running inferences: never above its limit,
+// slots in arrival order, an aborted waiter leaves the queue.
+
+import t from 'tap'
+import { InferenceGate } from '../../src/pool/inference-gate.js'
+import { SynthesisCancelledError } from '../../src/errors.js'
+
+t.test('never more slots than the limit; waiters get them in arrival order', async t => {
+  const gate = new InferenceGate(2)
+  const order: number[] = []
+  const first = await gate.acquire()
+  const second = await gate.acquire()
+  const waiting = [3, 4, 5].map(n => gate.acquire().then(release => { order.push(n); return release }))
+  t.equal(gate.running, 2)
+  t.equal(gate.waiting, 3)
+  first()
+  first()
+  const third = await waiting[0]
+  t.equal(gate.running, 2, 'releasing twice gives back one slot')
+  second()
+  third()
+  const rest = await Promise.all(waiting.slice(1))
+  t.same(order, [3, 4, 5])
+  for (const release of rest) release()
+  t.equal(gate.running, 0)
+  t.equal(gate.peak, 2)
+})
+
+t.test('many concurrent users never exceed the limit', async t => {
+  const gate = new InferenceGate(3)
+  let inside = 0
+  let most = 0
+  await Promise.all(Array.from({ length: 40 }, async (_, i) => {
+    const release = await gate.acquire()
+    inside++
+    most = Math.max(most, inside)
+    for (let k = 0; k < i % 4; k++) await Promise.resolve()
+    inside--
+    release()
+  }))
+  t.equal(most, 3)
+  t.equal(gate.peak, 3)
+})
+
+t.test('an aborted waiter leaves the queue and the slot goes to the next', async t => {
+  const gate = new InferenceGate(1)
+  const held = await gate.acquire()
+  const controller = new AbortController()
+  const abandoned = gate.acquire(controller.signal)
+  const next = gate.acquire()
+  controller.abort()
+  await t.rejects(abandoned, SynthesisCancelledError)
+  t.equal(gate.waiting, 1)
+  held()
+  const release = await next
+  t.equal(gate.running, 1)
+  release()
+  await t.rejects(gate.acquire(AbortSignal.abort()), SynthesisCancelledError, 'an already aborted signal gets no slot')
+  t.equal(gate.running, 0)
+})
+
+t.test('the limit must be a positive integer', async t => {
+  t.throws(() => new InferenceGate(0), RangeError)
+})
