@@ -3,9 +3,9 @@
 // a clean shutdown, 1 when it cannot start, 2 for a configuration error.
 
 import { ConfigError } from '../errors.js'
-import type { CommandIo } from '../tools/cli.js'
-import { createLogger } from '../tools/logger.js'
-import { shutdownOn, untilAborted } from '../tools/shutdown.js'
+import type { CommandIo } from '../shared/command-io.js'
+import { createLogger } from '../shared/logger.js'
+import { shutdownOn, untilAborted } from '../shared/shutdown.js'
 import { parseSpawnerConfig, SPAWNER_DEFAULTS, type SpawnerConfig } from './config.js'
 import { startSpawnerServer } from './server.js'
 import { StateFile } from './state-file.js'

@@ -4,7 +4,7 @@
 import {
   configError, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
   type Env, type FlagSpecs, type LogLevel, type Setting
-} from '../tools/config-values.js'
+} from '../shared/config-values.js'
 
 export interface SpawnerConfig {
   host: string
@@ -47,6 +47,6 @@ export function parseSpawnerConfig (argv: readonly string[], env: Env = process.
 
 function stateFileSetting (setting: Setting | undefined): string | undefined {
   if (setting === undefined) return undefined
-  if (setting.value.trim() === '' || setting.value.includes('\0')) throw configError('a file path', setting)
+  if (setting.value === '' || setting.value.includes('\0')) throw configError('a file path', setting)
   return setting.value
 }

@@ -2,14 +2,16 @@
 // the real spawner does (paths, form bodies, JSON answers, `{"error": ...}`
 // refusals) so that tools and agents can be developed and tested without it.
 
-import { randomUUID } from 'node:crypto'
 import Koa from 'koa'
 import Router, { type RouterMiddleware } from '@koa/router'
 import { expectedMessage } from '../validate.js'
-import { jsonErrors } from '../tools/http-errors.js'
-import { bearerMatches, listen, readBody, type RunningServer } from '../tools/http-util.js'
-import type { Logger } from '../tools/logger.js'
-import { unmetNameRule, type BotName } from '../tools/names.js'
+import { jsonErrors } from '../shared/json-errors.js'
+import { accessLog } from '../shared/access-log.js'
+import { bearerMatches } from '../shared/bearer.js'
+import { readBody } from '../shared/body.js'
+import { listen, type RunningServer } from '../shared/listen.js'
+import type { Logger } from '../shared/logger.js'
+import { unmetNameRule, type BotName } from '../shared/bot-names.js'
 import { badRequest } from './errors.js'
 import type { StateFile } from './state-file.js'
 import type { BotStore, StoredBot } from './store.js'
@@ -120,17 +122,6 @@ function requireToken (token: string | undefined): RouterMiddleware {
       ctx.body = { error: 'Unauthorized' }
       return
     }
-    await next()
-  }
-}
-
-function accessLog (logger: Logger): Koa.Middleware {
-  return async (ctx, next) => {
-    const id = randomUUID()
-    const started = performance.now()
-    ctx.res.once('finish', () => {
-      logger.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request')
-    })
     await next()
   }
 }

@@ -4,7 +4,7 @@
 // actions only change the recorded status.
 
 import { randomBytes, randomUUID } from 'node:crypto'
-import { fullName, nameKey, parseFullName, type BotName } from '../tools/names.js'
+import { fullName, nameKey, parseFullName, type BotName } from '../shared/bot-names.js'
 import { badRequest, botNotFound, conflict, forbidden } from './errors.js'
 
 /** From highest to lowest: a parent may only create bots of a strictly later level. */

@@ -3,7 +3,7 @@
 
 import { expectedMessage } from '../validate.js'
 import type { ToolArguments } from './arguments.js'
-import { fullName, hasControlCharacters, parseFullName, unmetNameRule, type BotName } from './names.js'
+import { fullName, hasControlCharacters, parseFullName, unmetNameRule, type BotName } from '../shared/bot-names.js'
 import { checkOwnership } from './ownership.js'
 import { refused, spawnerRejected, spawnerUnreachable, succeeded, type DataToolResult } from './result.js'
 import type { BotAction, CreateBotFields, SpawnerClient, SpawnerOutcome } from './spawner-client.js'

@@ -2,29 +2,18 @@
 // Streamable HTTP (default) or stdio. Returns an exit code: 0 after a clean
 // shutdown, 1 when the server cannot start, 2 for a configuration error.
 
-import type { Readable, Writable } from 'node:stream'
 import { ConfigError } from '../errors.js'
 import { parseToolsConfig, TOOLS_DEFAULTS, type ToolsConfig } from './config.js'
-import type { Env } from './config-values.js'
+import type { CommandIo } from '../shared/command-io.js'
 import { startToolsHttpServer } from './http-transport.js'
 import { exposureWarning } from './exposure.js'
-import { createLogger, type Logger } from './logger.js'
+import { createLogger, type Logger } from '../shared/logger.js'
 import type { McpServerContext } from './mcp-session.js'
-import { fullName } from './names.js'
-import { shutdownOn, untilAborted } from './shutdown.js'
+import { fullName } from '../shared/bot-names.js'
+import { shutdownOn, untilAborted } from '../shared/shutdown.js'
 import { createSpawnerClient } from './spawner-client.js'
 import { spawnerCallLimits } from './spawner-limits.js'
 import { serveStdio } from './stdio-transport.js'
-
-/** Overridable for tests; defaults are the process's own. */
-export interface CommandIo {
-  env?: Env
-  stdin?: Readable
-  stdout?: Writable
-  stderr?: Writable
-  /** Stops the command like SIGTERM does. */
-  signal?: AbortSignal
-}
 
 export const TOOLS_USAGE = `Usage: chorus tools [--stdio] [flags]
 

@@ -7,8 +7,8 @@ import { expectedMessage } from '../validate.js'
 import {
   configError, envSetting, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
   type Env, type FlagSpecs, type FlagValues, type LogLevel, type Setting
-} from './config-values.js'
-import { unmetNameRule, type BotName } from './names.js'
+} from '../shared/config-values.js'
+import { unmetNameRule, type BotName } from '../shared/bot-names.js'
 
 export interface SpawnerClientConfig {
   host: string
@@ -164,8 +164,7 @@ function parseIdentity (flags: FlagValues, env: Env): BotName | undefined {
 }
 
 function namePart (setting: Setting): string {
-  const value = setting.value.trim()
-  const rule = unmetNameRule(value)
+  const rule = unmetNameRule(setting.value)
   if (rule !== undefined) throw configError(rule, setting)
-  return value
+  return setting.value
 }

@@ -85,12 +85,3 @@ export function notAcceptable (): ChorusError {
 export function unsupportedMediaType (): ChorusError {
   return new ChorusError('ERR_UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: send Content-Type application/json', { status: 415 })
 }
-
-export function payloadTooLarge (limit: number): ChorusError {
-  return new ChorusError('ERR_PAYLOAD_TOO_LARGE', `Payload Too Large: the body exceeds ${limit} bytes`, { status: 413 })
-}
-
-/** The client hung up before its body arrived: its doing, not a bug of ours. */
-export function requestAborted (cause: unknown): ChorusError {
-  return new ChorusError('ERR_REQUEST_ABORTED', 'Request body was not received completely', { status: 400, cause })
-}

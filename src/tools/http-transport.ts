@@ -5,7 +5,6 @@
 // per remote address per minute (429) and in number (503 when every one is
 // active), both with Retry-After.
 
-import { randomUUID } from 'node:crypto'
 import Koa from 'koa'
 import Router from '@koa/router'
 import type { ToolsHttpConfig } from './config.js'
@@ -13,7 +12,10 @@ import {
   JsonRpcError, ServerBusyError, forbiddenOrigin, invalidRequest, notAcceptable, tooManySessions, unauthorized, unsupportedMediaType
 } from './errors.js'
 import { errorMiddleware } from './http-errors.js'
-import { bearerMatches, listen, readBody, type RunningServer } from './http-util.js'
+import { accessLog } from '../shared/access-log.js'
+import { bearerMatches } from '../shared/bearer.js'
+import { readBody } from '../shared/body.js'
+import { listen, type RunningServer } from '../shared/listen.js'
 import { answerPayload, decodePayload, failure, type DecodedPayload } from './jsonrpc.js'
 import { McpSession, SUPPORTED_PROTOCOL_VERSIONS, type McpServerContext } from './mcp-session.js'
 import { WindowLimiter } from './rate-limit.js'
@@ -39,7 +41,7 @@ export function createToolsHttpApp (options: ToolsHttpOptions): Koa {
   const app = new Koa()
   app.on('error', (error: unknown) => { context.logger.error({ err: error }, 'tool server bug') })
   app.use(errorMiddleware())
-  app.use(accessLog(context))
+  app.use(accessLog(context.logger))
 
   const router = new Router()
   router.get('/healthz', (ctx) => { ctx.body = { status: 'ok' } })
@@ -68,19 +70,6 @@ export function createToolsHttpApp (options: ToolsHttpOptions): Koa {
 
 export async function startToolsHttpServer (options: ToolsHttpOptions): Promise<RunningServer> {
   return await listen(createToolsHttpApp(options), options.config.host, options.config.port)
-}
-
-function accessLog ({ logger }: McpServerContext): Koa.Middleware {
-  return async (ctx, next) => {
-    const requested = ctx.get('X-Request-Id')
-    const id = /^[\w.-]{1,64}$/.test(requested) ? requested : randomUUID()
-    ctx.set('X-Request-Id', id)
-    const started = performance.now()
-    ctx.res.once('finish', () => {
-      logger.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request')
-    })
-    await next()
-  }
 }
 
 /** MCP servers must refuse foreign browser origins, against DNS rebinding. */

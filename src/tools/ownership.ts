@@ -2,7 +2,7 @@
 // descendants. The spawner knows each bot's parent, so the rule walks up
 // from the target, one GET per generation, until it meets the active bot.
 
-import { fullName, parseFullName, sameBot, nameKey, type BotName } from './names.js'
+import { fullName, parseFullName, sameBot, nameKey, type BotName } from '../shared/bot-names.js'
 import { isPlainObject } from '../validate.js'
 import { spawnerRejected, spawnerUnreachable } from './result.js'
 import type { SpawnerClient } from './spawner-client.js'

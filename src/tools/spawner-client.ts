@@ -6,8 +6,8 @@
 
 import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky'
 import type { SpawnerClientConfig } from './config.js'
-import { urlHost } from './config-values.js'
-import type { BotName } from './names.js'
+import { urlHost } from '../shared/config-values.js'
+import type { BotName } from '../shared/bot-names.js'
 import { redactSecrets } from './redact.js'
 
 export type BotAction = 'start' | 'stop' | 'restart'

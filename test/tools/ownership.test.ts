@@ -3,7 +3,7 @@
 
 import t from 'tap'
 import { callTool, sendJson, startFakeSpawner, startReferenceSpawner, toolsClient, type Teardown } from './helpers.js'
-import type { BotName } from '../../src/tools/names.js'
+import type { BotName } from '../../src/shared/bot-names.js'
 
 async function referenceTree (t: Teardown): Promise<Awaited<ReturnType<typeof startReferenceSpawner>>> {
   const spawner = await startReferenceSpawner(t)

@@ -1,7 +1,10 @@
 // Reading settings from flags and environment variables, shared by
 // `chorus tools` and `chorus spawner`. A setting's value comes from its flag
-// when given, else from the first of its variables that is set and not blank;
-// every error names the flag or variable the bad value came from.
+// when given, else from the first of its variables that is set and not blank.
+// One trimming rule for every setting: surrounding whitespace is dropped
+// before the value is checked, so a variable that is blank after trimming
+// counts as unset. Every error names the flag or variable the bad value came
+// from, in the one message format (expectedMessage).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ConfigError } from '../errors.js'
@@ -46,10 +49,10 @@ export function parseFlags (argv: readonly string[], specs: FlagSpecs, command: 
 
 export function pickSetting (flags: FlagValues, flag: string, env: Env, variables: readonly string[]): Setting | undefined {
   const fromFlag = flags[flag]
-  if (typeof fromFlag === 'string') return { value: fromFlag, name: `--${flag}` }
+  if (typeof fromFlag === 'string') return { value: fromFlag.trim(), name: `--${flag}` }
   for (const variable of variables) {
-    const value = env[variable]
-    if (value !== undefined && value.trim() !== '') return { value, name: variable }
+    const value = env[variable]?.trim()
+    if (value !== undefined && value !== '') return { value, name: variable }
   }
   return undefined
 }
@@ -63,7 +66,7 @@ export function configError (what: string, setting: Setting): ConfigError {
   return new ConfigError(expectedMessage(what, setting.name, setting.value))
 }
 
-/** A decimal integer within [min, max]; "8e3", "0x1f" or " 80" are refused. */
+/** A decimal integer within [min, max]; "8e3", "0x1f" or "-0" are refused. */
 export function integerSetting (setting: Setting | undefined, min: number, max: number, fallback: number): number {
   if (setting === undefined) return fallback
   const value = setting.value
@@ -92,9 +95,9 @@ export function urlHost (host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
 }
 
-/** Tokens are trimmed; one that is blank after trimming counts as unset. */
+/** A token that is blank (a flag given as "") counts as unset. */
 export function tokenSetting (setting: Setting | undefined): string | undefined {
-  const token = setting?.value.trim()
+  const token = setting?.value
   if (token === undefined || token === '') return undefined
   if (!/^[\x21-\x7e]+$/.test(token)) {
     // Never echo a secret, not even in a configuration error.

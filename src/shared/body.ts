@@ -1,0 +1,26 @@
+// The bounded body reader of the tool server and the reference spawner: the
+// whole body as UTF-8, refused once it passes the route's limit, so no
+// request can make the server hold more than that.
+
+import type { IncomingMessage } from 'node:http'
+import { isChorusError } from '../errors.js'
+import { payloadTooLarge, requestAborted } from './errors.js'
+
+/** Reads the whole body as UTF-8, refusing (413) more than `limit` bytes. */
+export async function readBody (request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit)
+  const chunks: Buffer[] = []
+  let size = 0
+  try {
+    for await (const chunk of request) {
+      const buffer = chunk as Buffer
+      size += buffer.length
+      if (size > limit) throw payloadTooLarge(limit)
+      chunks.push(buffer)
+    }
+  } catch (error) {
+    throw isChorusError(error) ? error : requestAborted(error)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}

@@ -1,6 +1,0 @@
-export { runSpawnerCommand, SPAWNER_USAGE } from './cli.js'
-export { parseSpawnerConfig, SPAWNER_DEFAULTS, type SpawnerConfig } from './config.js'
-export { createSpawnerApp, startSpawnerServer, type SpawnerServerOptions } from './server.js'
-export { BotStore, LEVELS, ACTIONS, DEFAULT_MODEL, type StoredBot, type ContainerState, type Level, type Action } from './store.js'
-export { StateFile } from './state-file.js'
-export { SpawnerApiError } from './errors.js'

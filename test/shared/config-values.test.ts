@@ -1,0 +1,22 @@
+// The shared settings reader: flags over variables, one trimming rule, and
+// errors that name the flag or variable in the one message format.
+
+import t from 'tap'
+import { integerSetting, hostSetting, pickSetting, tokenSetting } from '../../src/shared/config-values.js'
+
+t.test('every value is trimmed; a variable blank after trimming is unset', async t => {
+  t.same(pickSetting({}, 'port', { PORT: ' 9001\n' }, ['PORT']), { value: '9001', name: 'PORT' })
+  t.same(pickSetting({ port: ' 80 ' }, 'port', { PORT: '9001' }, ['PORT']), { value: '80', name: '--port' }, 'the flag wins, trimmed')
+  t.same(pickSetting({}, 'port', { A: ' \t', B: 'b' }, ['A', 'B']), { value: 'b', name: 'B' }, 'a blank variable falls through to the next')
+  t.equal(pickSetting({}, 'port', { A: '' }, ['A']), undefined)
+  t.equal(integerSetting(pickSetting({}, 'port', { PORT: ' 8080 ' }, ['PORT']), 1, 65535, 1), 8080)
+  t.equal(hostSetting(pickSetting({}, 'host', { HOST: '  127.0.0.1\n' }, ['HOST']), 'x'), '127.0.0.1')
+  t.equal(tokenSetting(pickSetting({ token: '   ' }, 'token', {}, [])), undefined, 'a blank token flag is no token')
+})
+
+t.test('errors name the source and quote the trimmed value', async t => {
+  t.throws(() => integerSetting(pickSetting({}, 'port', { PORT: ' 0x1f ' }, ['PORT']), 1, 65535, 1),
+    { code: 'ERR_CONFIG', message: 'Expected an integer from 1 to 65535 for PORT but received "0x1f" (string)' })
+  t.throws(() => integerSetting(pickSetting({ port: '8e3' }, 'port', {}, []), 1, 65535, 1),
+    { message: 'Expected an integer from 1 to 65535 for --port but received "8e3" (string)' })
+})
