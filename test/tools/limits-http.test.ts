@@ -12,21 +12,31 @@ function listCalls (count: number, prefix = 'l'): unknown[] {
   return Array.from({ length: count }, (_, index) => ({ jsonrpc: '2.0', id: `${prefix}${index}`, method: 'tools/call', params: { name: 'bot_list', arguments: {} } }))
 }
 
-/** A spawner that answers every call after a pause and records how many it held at once. */
-async function countingSpawner (t: Teardown): Promise<{ port: number, most: () => number, total: () => number }> {
-  let inFlight = 0
+/**
+ * A spawner that holds every call until `releaseAt` are in flight, waits a
+ * moment for any call beyond them (which a broken limit would let through),
+ * then answers them all; it records the most it held at once. Calls left
+ * over at the end of a batch (fewer than releaseAt) are answered after a pause.
+ */
+async function countingSpawner (t: Teardown, releaseAt = 1): Promise<{ port: number, most: () => number, total: () => number }> {
+  let held: ServerResponse[] = []
   let most = 0
   let total = 0
+  let tail: NodeJS.Timeout | undefined
+  const release = (): void => {
+    clearTimeout(tail)
+    const answering = held
+    held = []
+    for (const response of answering) sendJson(response, 200, [])
+  }
   const spawner = await startFakeSpawner(t, (_request, response: ServerResponse) => {
-    inFlight++
+    held.push(response)
     total++
-    most = Math.max(most, inFlight)
-    // The pause lets every call the server is willing to make arrive first.
-    setTimeout(() => {
-      inFlight--
-      sendJson(response, 200, [])
-    }, 30)
+    most = Math.max(most, held.length)
+    clearTimeout(tail)
+    tail = setTimeout(release, held.length >= releaseAt ? 20 : 100)
   })
+  t.teardown(() => { clearTimeout(tail) })
   return { port: spawner.port, most: () => most, total: () => total }
 }
 
@@ -81,7 +91,7 @@ t.test('a batch over the maximum gets one -32600 and makes no spawner call', asy
 })
 
 t.test('a batch at the maximum makes at most calls-per-session spawner calls at once', async (t) => {
-  const spawner = await countingSpawner(t)
+  const spawner = await countingSpawner(t, 3)
   const tools = await startTools(t, { spawnerPort: spawner.port, maxBatch: 20, callsPerSession: 3, spawnerCalls: 100 })
   const session = await openRawSession(tools.mcpUrl)
   const answer = await postMcp(tools.mcpUrl, listCalls(20), session)
@@ -89,19 +99,17 @@ t.test('a batch at the maximum makes at most calls-per-session spawner calls at 
   t.equal(answer.body.length, 20)
   t.ok(answer.body.every((item: any) => item.result.structuredContent.ok === true), 'every call was answered, queued ones too')
   t.equal(spawner.total(), 20)
-  t.ok(spawner.most() <= 3, `at most 3 at once (saw ${spawner.most()})`)
-  t.ok(spawner.most() >= 2, 'calls still run concurrently')
+  t.equal(spawner.most(), 3, 'never more than 3 at once, and 3 do run together')
 })
 
 t.test('sessions together make at most spawner-calls calls at once', async (t) => {
-  const spawner = await countingSpawner(t)
+  const spawner = await countingSpawner(t, 5)
   const tools = await startTools(t, { spawnerPort: spawner.port, maxBatch: 10, callsPerSession: 4, spawnerCalls: 5 })
   const sessions = await Promise.all([1, 2, 3].map(async () => await openRawSession(tools.mcpUrl)))
   const answers = await Promise.all(sessions.map(async (session, index) => await postMcp(tools.mcpUrl, listCalls(10, `s${index}-`), session)))
   for (const answer of answers) t.equal(answer.body.length, 10)
   t.equal(spawner.total(), 30)
-  t.ok(spawner.most() <= 5, `at most 5 at once in total (saw ${spawner.most()})`)
-  t.ok(spawner.most() > 4, 'more than one session\'s share runs at once')
+  t.equal(spawner.most(), 5, 'never more than 5 at once in total, more than one session\'s share of 4')
 })
 
 t.test('a queued call that is cancelled never reaches the spawner', async (t) => {

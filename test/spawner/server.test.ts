@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { StateFile } from '../../src/spawner/state-file.js'
-import { startReferenceSpawner, type ReferenceSpawner } from './helpers.js'
+import { startReferenceSpawner, type ReferenceSpawner } from '../tools/helpers.js'
 
 interface Answer {
   status: number
