@@ -50,7 +50,24 @@ void LoadOrtRuntime(const std::string& path) {
   }
   Ort::InitApi(api);
   g_version = base->GetVersionString();
-  g_env = new Ort::Env(ORT_LOGGING_LEVEL_WARNING, "chorus");
+  auto* env = new Ort::Env(ORT_LOGGING_LEVEL_WARNING, "chorus");
+  try {
+    // Chorus sends nothing anywhere; ORT's telemetry is off on Linux builds
+    // anyway, but say so explicitly.
+    env->DisableTelemetryEvents();
+    // One CPU arena for every session of the process (sessions opt in with
+    // session.use_env_allocators): voices share activation memory instead of
+    // each keeping its own peak, and the arena grows by what is asked
+    // (kSameAsRequested), not to the next power of two, since every sentence
+    // has another length.
+    Ort::MemoryInfo cpu = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
+    Ort::ArenaCfg arena(0, 1, -1, -1);
+    env->CreateAndRegisterAllocator(cpu, arena);
+  } catch (const Ort::Exception& e) {
+    delete env;
+    throw NativeError(kErrOrtLoad, std::string("Cannot set up ONNX Runtime's environment: ") + e.what());
+  }
+  g_env = env;
   g_loaded_path = path;
 }
 

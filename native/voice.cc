@@ -56,6 +56,8 @@ Ort::SessionOptions MakeOptions(const SessionSettings& settings) {
   // Inputs vary in length with every sentence: memory patterns planned for
   // one length only make the arena keep more.
   options.DisableMemPattern();
+  // The process-wide arena (see ort_runtime.cc).
+  options.AddConfigEntry("session.use_env_allocators", "1");
   // With one thread per worker, spinning only burns the core that another
   // worker needs.
   options.AddConfigEntry("session.intra_op.allow_spinning", "0");
