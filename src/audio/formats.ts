@@ -4,7 +4,7 @@
 
 import type { EncoderFactory } from './encoder.js'
 
-export const AUDIO_FORMATS = ['wav', 'mp3', 'opus', 'flac', 'pcm'] as const
+export const AUDIO_FORMATS = ['mp3', 'opus', 'flac', 'wav', 'pcm'] as const
 export type AudioFormat = typeof AUDIO_FORMATS[number]
 
 export interface FormatInfo {

@@ -1,6 +1,7 @@
 // The service's parts, as the routes see them.
 
 import type { Logger } from 'pino'
+import type { EncoderPool } from '../audio/encoder-pool.js'
 import type { Runtime } from '../engine/index.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ServiceConfig } from '../service/config.js'
@@ -18,4 +19,5 @@ export interface ServiceDeps {
   synthesizer: Synthesizer
   cache: PhraseCache
   metrics: ServiceMetrics
+  encoders: EncoderPool
 }

@@ -3,6 +3,7 @@
 // 2 and a message that names the variable (see cli.ts).
 
 import { join } from 'node:path'
+import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { CORES, EnvReader, type Env } from './env.js'
 
@@ -28,6 +29,10 @@ export interface ServiceConfig {
   installBundled: boolean
   rescanMs: number
   cacheBytes: number
+  /** Worker threads that encode compressed audio (mp3, opus, flac, pcm). */
+  encoderThreads: number
+  /** OpenAI voice name → voice (and speaker): defaults plus TTS_OPENAI_VOICES's file. */
+  openaiVoices: Record<string, VoiceTarget>
   logLevel: typeof LOG_LEVELS[number]
   ortLibrary?: string
   espeakData?: string
@@ -53,6 +58,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     installBundled: read.oneOf('CHORUS_INSTALL_BUNDLED', '1', ['0', '1']) === '1',
     rescanMs: read.number('TTS_VOICE_RESCAN_SECONDS', 5, 0.1, 3600) * 1000,
     cacheBytes: read.integer('TTS_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER),
+    encoderThreads: read.integer('TTS_ENCODER_THREADS', 1, 1, 64),
+    openaiVoices: loadVoiceMap(read.optionalString('TTS_OPENAI_VOICES')),
     logLevel: read.oneOf('TTS_LOG_LEVEL', 'info', LOG_LEVELS),
     ortLibrary: read.optionalString('CHORUS_ORT_LIBRARY'),
     espeakData: read.optionalString('CHORUS_ESPEAK_DATA')

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
+import { EncoderPool } from '../audio/encoder-pool.js'
 import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
 import { PoolManager } from '../pool/pool-manager.js'
@@ -51,7 +52,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     loadedVoices: () => pools.loadedCount,
     cacheBytes: () => cache.bytes
   })
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache }
+  const encoders = new EncoderPool(config.encoderThreads, log)
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, encoders }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -95,7 +97,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       await closed
       clearTimeout(deadline)
       registry.close()
-      await pools.close()
+      await Promise.all([pools.close(), encoders.close()])
       log.info('stopped')
     })()
     return await closing
