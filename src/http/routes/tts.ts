@@ -2,6 +2,7 @@
 // carry an exact Content-Length; streaming ones (`"stream": true` or
 // ?stream=1) send the WAV header at once, with an open-ended length, then
 // each sentence's PCM as soon as it and all earlier sentences are ready.
+// A compressed format (`format`, else the Accept header) always streams.
 
 import { PassThrough, Readable } from 'node:stream'
 import Router from '@koa/router'
@@ -12,7 +13,9 @@ import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
+import { formatForAccept } from '../../audio/formats.js'
 import { readJsonBody } from '../json-body.js'
+import { rawFraming, sendSpeech } from '../speech-response.js'
 import { outcome, requestSignal } from '../request-signal.js'
 
 /** Room for the longest allowed text as JSON, with escapes. */
@@ -90,6 +93,11 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
     const stream = typeof ctx.query.stream === 'string' ? ctx.query.stream : undefined
     const request = parseTtsRequest(body, config.maxTextLength, stream)
     const prepared = synthesizer.prepare(request)
+    const format = request.format ?? formatForAccept(ctx.get('Accept')) ?? 'wav'
+    if (format !== 'wav') {
+      await sendSpeech(ctx, deps, prepared, request.text, format, rawFraming(format))
+      return
+    }
     const version = prepared.voice.kind === 'piper' ? prepared.voice.voice.version : 'builtin'
     const key = cache.enabled ? cacheKey(prepared.voice.name, version, prepared.settings, request.text) : undefined
     // A hit needs no worker, so it is served even when the queue is full.
