@@ -15,7 +15,7 @@ import { codePoints } from '../schema.js'
 import type { TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
-import { readJsonBody } from '../json-body.js'
+import { readJsonBody, textBodyLimit } from '../json-body.js'
 import { rawFraming, sendSpeech } from '../speech-response.js'
 
 export function openAIRoutes (deps: ServiceDeps): Router<ChorusState> {
@@ -24,7 +24,7 @@ export function openAIRoutes (deps: ServiceDeps): Router<ChorusState> {
 
   async function speech (ctx: Context & { state: ChorusState }): Promise<void> {
     ctx.state.route = '/v1/audio/speech'
-    const body = await readJsonBody(ctx, Math.max(64 * 1024, config.maxTextLength * 12))
+    const body = await readJsonBody(ctx, textBodyLimit(config.maxTextLength))
     const request = parseSpeechRequest(body, config.maxTextLength)
     const target = resolveSpeechVoice(synthesizer, config.openaiVoices, request)
     if (target.substitutedFor !== undefined) {

@@ -7,21 +7,16 @@
 import { PassThrough, Readable } from 'node:stream'
 import Router from '@koa/router'
 import type { Context } from 'koa'
+import { formatForAccept } from '../../audio/formats.js'
 import { encodeWavSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader } from '../../engine/index.js'
 import { cacheKey, type CachedAudio } from '../../synthesis/phrase-cache.js'
 import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
-import { formatForAccept } from '../../audio/formats.js'
-import { readJsonBody } from '../json-body.js'
-import { rawFraming, sendSpeech } from '../speech-response.js'
+import { readJsonBody, textBodyLimit } from '../json-body.js'
 import { outcome, requestSignal } from '../request-signal.js'
-
-/** Room for the longest allowed text as JSON, with escapes. */
-function bodyLimit (maxTextLength: number): number {
-  return Math.max(64 * 1024, maxTextLength * 12)
-}
+import { rawFraming, sendSpeech } from '../speech-response.js'
 
 export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
   const { config, synthesizer, metrics, cache } = deps
@@ -89,7 +84,7 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
 
   async function tts (ctx: Context & { state: ChorusState }): Promise<void> {
     ctx.state.route = '/tts'
-    const body = await readJsonBody(ctx, bodyLimit(config.maxTextLength))
+    const body = await readJsonBody(ctx, textBodyLimit(config.maxTextLength))
     const stream = typeof ctx.query.stream === 'string' ? ctx.query.stream : undefined
     const request = parseTtsRequest(body, config.maxTextLength, stream)
     const prepared = synthesizer.prepare(request)
