@@ -23,6 +23,8 @@ class EncoderThread {
   readonly worker: Worker
   readonly pending = new Map<number, Pending>()
   sessions = 0
+  /** Set when the worker has stopped: its sessions' codec state is gone. */
+  dead = false
 
   constructor (log: Logger, onExit: (thread: EncoderThread) => void) {
     this.worker = new Worker(WORKER_FILE)
@@ -36,6 +38,7 @@ class EncoderThread {
     })
     this.worker.on('error', error => log.error({ err: error }, 'encoder worker failed'))
     this.worker.on('exit', code => {
+      this.dead = true
       const error = new EncodingError(`The encoder worker stopped (exit code ${code})`)
       for (const pending of this.pending.values()) pending.reject(error)
       this.pending.clear()
@@ -87,9 +90,10 @@ export class EncoderPool {
   /** @internal */
   async send (thread: EncoderThread, request: EncoderRequest, transfer: ArrayBuffer[] = []): Promise<Uint8Array> {
     if (request.op === 'close') {
-      thread.worker.postMessage(request)
+      if (!thread.dead) thread.worker.postMessage(request)
       return new Uint8Array(0)
     }
+    if (thread.dead) throw new EncodingError('The encoder worker of this stream stopped')
     const ticket = this.nextTicket++
     return await new Promise<Uint8Array>((resolve, reject) => {
       thread.expect(ticket, { resolve, reject })

@@ -54,3 +54,16 @@ t.test('a closed session is dropped and cannot be used', async t => {
   session.close()
   await t.rejects(session.push(tone(300, 0.1, RATE)), { code: 'ERR_ENCODING' })
 })
+
+t.test('a worker that dies fails its sessions at once and is replaced', async t => {
+  const own = new EncoderPool(1, pino({ level: 'silent' }))
+  t.teardown(() => own.close())
+  const session = await own.open('wav', RATE)
+  // Reach the worker the way a crash would: it stops under the session.
+  const [thread] = (own as unknown as { threads: Array<{ worker: { terminate: () => Promise<number> } }> }).threads
+  await thread.worker.terminate()
+  await t.rejects(session.push(tone(300, 0.1, RATE)), { code: 'ERR_ENCODING', message: /stopped/ })
+  const fresh = await own.open('wav', RATE)
+  t.ok((await fresh.push(tone(300, 0.1, RATE))).length > 44, 'a new worker serves new sessions')
+  await fresh.finish()
+})
