@@ -30,41 +30,40 @@ function fail (ticket: number, error: unknown): void {
   reply({ ticket, error: { message: err.message, stack: err.stack } })
 }
 
-port.on('message', (request: EncoderRequest) => {
+/** Runs `step` after the session's earlier work; a failure answers the ticket. */
+function chain (request: Extract<EncoderRequest, { ticket: number }>, step: (encoder: StreamEncoder | undefined) => Uint8Array): Promise<StreamEncoder | undefined> {
   const previous = sessions.get(request.session) ?? Promise.resolve(undefined)
-  let next: Promise<StreamEncoder | undefined>
+  return previous.then(encoder => {
+    try {
+      reply({ ticket: request.ticket, bytes: step(encoder) })
+    } catch (error) {
+      fail(request.ticket, error)
+    }
+    return encoder
+  })
+}
+
+port.on('message', (request: EncoderRequest) => {
   switch (request.op) {
-    case 'open':
-      next = (async () => await (await FORMAT_INFO[request.format].encoder())(request.sampleRate))()
-      next.then(() => reply({ ticket: request.ticket, bytes: EMPTY }), error => fail(request.ticket, error))
-      break
+    case 'open': {
+      const opened = (async () => await (await FORMAT_INFO[request.format].encoder())(request.sampleRate))()
+      opened.then(() => reply({ ticket: request.ticket, bytes: EMPTY }), error => fail(request.ticket, error))
+      // A failed open leaves the session without an encoder: the caller has
+      // seen the open fail and sends nothing more.
+      sessions.set(request.session, opened.catch(() => undefined))
+      return
+    }
     case 'push':
-      next = previous.then(encoder => {
-        try {
-          reply({ ticket: request.ticket, bytes: encoder?.push(request.pcm) ?? EMPTY })
-        } catch (error) {
-          fail(request.ticket, error)
-        }
-        return encoder
-      })
-      break
+      sessions.set(request.session, chain(request, encoder => encoder?.push(request.pcm) ?? EMPTY))
+      return
     case 'finish':
-      next = previous.then(encoder => {
-        try {
-          reply({ ticket: request.ticket, bytes: encoder?.finish() ?? EMPTY })
-        } catch (error) {
-          fail(request.ticket, error)
-        }
-        return undefined
-      })
+      void chain(request, encoder => encoder?.finish() ?? EMPTY)
       sessions.delete(request.session)
       return
-    case 'close':
+    case 'close': {
+      const previous = sessions.get(request.session)
       sessions.delete(request.session)
-      previous.then(encoder => encoder?.close(), () => {})
-      return
+      previous?.then(encoder => encoder?.close(), () => {})
+    }
   }
-  // A failed open leaves the session without an encoder: later pushes answer
-  // empty, and the caller has already seen the open fail.
-  sessions.set(request.session, next.catch(() => undefined))
 })
