@@ -42,6 +42,7 @@ Workload:
   --seed N                  corpus, mix and arrivals seed (default 1)
   --repeat R                share of requests (0–1) repeating a stock phrase (default 0)
   --stream                  ask for streamed WAVs
+  --format F                audio format to ask for: wav (default), mp3, opus, pcm
   --speaker S --length-scale X --noise-scale X --noise-w X --sentence-silence S
 Ceiling (bare engine, same voice and texts, one worker per core, no HTTP):
   --ceiling-seconds S       per repeat (default 8)

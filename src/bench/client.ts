@@ -6,6 +6,7 @@
 
 import { Agent, request, type IncomingMessage } from 'node:http'
 import { ChorusError } from '../errors.js'
+import { type AudioMeter, type BenchFormat, meterFor } from './audio-meter.js'
 import { WavMeter } from './wav.js'
 import type { WorkItem } from './workload.js'
 
@@ -21,7 +22,7 @@ export interface Sample {
   ttfbMs: number | null
   /** 0 when no answer came (connection error, timeout). */
   status: number
-  /** Set on failure: the HTTP status, a network error code, "timeout" or "invalid-wav". */
+  /** Set on failure: the HTTP status, a network error code, "timeout" or "invalid-wav" (audio not in its format). */
   error?: string
   /** The service's own `error` message, for failed HTTP answers. */
   message?: string
@@ -43,7 +44,8 @@ export class BenchClient {
   private readonly port: number
   private readonly prefix: string
 
-  constructor (readonly baseUrl: string, private readonly timeoutMs: number) {
+  /** `format`: the audio format POST /tts asks for (--format); WAV by default. */
+  constructor (readonly baseUrl: string, private readonly timeoutMs: number, private readonly format: BenchFormat = 'wav') {
     const url = new URL(baseUrl)
     this.host = url.hostname.replace(/^\[|\]$/g, '')
     this.port = Number(url.port === '' ? 80 : url.port)
@@ -52,7 +54,9 @@ export class BenchClient {
 
   /** POST /tts with the item's body. */
   async synthesize (item: WorkItem, scheduledMs?: number): Promise<Sample> {
-    return await this.exchange('POST', '/tts', item.body, item.text.length, true, scheduledMs)
+    // The body is a JSON object: the format goes in before its closing brace.
+    const body = this.format === 'wav' ? item.body : `${item.body.slice(0, -1)},"format":"${this.format}"}`
+    return await this.exchange('POST', '/tts', body, item.text.length, true, scheduledMs)
   }
 
   /** GET /health: the trivial endpoint that shows the harness's own limit. */
@@ -96,7 +100,7 @@ export class BenchClient {
     return await new Promise<Sample>(resolve => {
       const sentMs = performance.now()
       const due = scheduledMs ?? sentMs
-      const meter = new WavMeter()
+      let meter: AudioMeter = new WavMeter()
       let ttfbMs: number | null = null
       let status = 0
       let errorBody = ''
@@ -123,6 +127,7 @@ export class BenchClient {
       req.on('response', (res: IncomingMessage) => {
         status = res.statusCode ?? 0
         const ok = status === 200
+        if (ok && audio) meter = meterFor(res.headers['content-type'])
         res.on('data', (chunk: Buffer) => {
           if (!ok) {
             if (errorBody.length < ERROR_BODY_LIMIT) errorBody += chunk.toString()

@@ -8,6 +8,7 @@ import { ConfigError } from '../errors.js'
 import { CORES } from '../service/env.js'
 import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
+import { BENCH_FORMATS, type BenchFormat } from './audio-meter.js'
 import type { Arrivals } from './open-loop.js'
 import type { Endpoint, LoadModel } from './results.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'
@@ -43,6 +44,8 @@ export interface RunConfig {
   seed: number
   repeatRatio: number
   stream: boolean
+  /** The audio format POST /tts asks for. */
+  format: BenchFormat
   synthesis: SynthesisParams
   /** null: no ceiling measured. */
   ceiling: { seconds: number, repeats: number, workers: number } | null
@@ -112,6 +115,7 @@ const RUN_OPTIONS: Options = {
   seed: { type: 'string' },
   repeat: { type: 'string' },
   stream: { type: 'boolean' },
+  format: { type: 'string' },
   speaker: { type: 'string' },
   'length-scale': { type: 'string' },
   'noise-scale': { type: 'string' },
@@ -308,6 +312,7 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
     seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
     repeatRatio: number(values, 'repeat', 0, 1, 0),
     stream: values.stream === true,
+    format: oneOf<BenchFormat>(values, 'format', BENCH_FORMATS, 'wav'),
     synthesis: synthesisParams(values),
     ceiling: noCeiling
       ? null

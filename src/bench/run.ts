@@ -180,7 +180,7 @@ export async function runSweep (config: RunConfig, io: BenchIo): Promise<SweepRe
       service = await startInProcess({ voiceDir, defaultVoice: copies?.names[0] ?? config.voices?.[0].name, env: io.env, logFile: join(config.outDir, 'service.log') })
     }
     const url = config.url ?? (service as InProcessService).url
-    client = new BenchClient(url, config.timeoutSeconds * 1000)
+    client = new BenchClient(url, config.timeoutSeconds * 1000, config.format)
     const info = await describeService(client)
     const spec = config.endpoint === 'tts' ? workloadSpec(config, texts, info, copies) : null
     const notes: string[] = []

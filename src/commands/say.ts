@@ -1,8 +1,11 @@
 // chorus say "text" --voice NAME [--speaker S] -o out.wav: one synthesis in
-// this process, no server. The voice comes from TTS_VOICE_DIR (or
+// this process, no server. The output's extension picks the format (.mp3,
+// .opus, .flac, .pcm; anything else is WAV). The voice comes from TTS_VOICE_DIR (or
 // --voice-dir); the built-in voice needs no files.
 
 import { existsSync } from 'node:fs'
+import { encodeWavFile } from '../audio/encode-file.js'
+import { formatForExtension } from '../audio/formats.js'
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { encodeWav, initRuntime, joinSentences, PiperVoice, resolveSynthesisConfig, silenceLength } from '../engine/index.js'
@@ -68,7 +71,8 @@ export async function say (argv: string[], env: Env): Promise<number> {
       voice.close()
     }
   }
-  await writeFile(values.output, wav)
-  console.log(`wrote ${values.output} (${wav.length} bytes)`)
+  const file = await encodeWavFile(wav, formatForExtension(values.output) ?? 'wav')
+  await writeFile(values.output, file)
+  console.log(`wrote ${values.output} (${file.length} bytes)`)
   return 0
 }

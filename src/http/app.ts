@@ -10,13 +10,16 @@ import { methodGuard } from './method-guard.js'
 import { requestId } from './request-id.js'
 import { requestMetrics } from './request-metrics.js'
 import { metricsRoutes } from './routes/metrics.js'
+import { openAIRoutes } from './routes/openai.js'
+import { openApiRoutes } from './routes/openapi.js'
+import { playgroundRoutes } from './routes/playground.js'
 import { statusRoutes } from './routes/status.js'
 import { ttsRoutes } from './routes/tts.js'
 
 export function createApp (deps: ServiceDeps): Koa<ChorusState> {
   const app = new Koa<ChorusState>()
   const router = new Router<ChorusState>()
-  for (const routes of [statusRoutes(deps), ttsRoutes(deps), metricsRoutes(deps)]) router.use(routes.routes())
+  for (const routes of [statusRoutes(deps), ttsRoutes(deps), openAIRoutes(deps), openApiRoutes(), playgroundRoutes(), metricsRoutes(deps)]) router.use(routes.routes())
   app.use(errorHandler())
   app.use(requestId(deps.log))
   app.use(requestMetrics(deps.metrics))

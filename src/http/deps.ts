@@ -1,6 +1,7 @@
 // The service's parts, as the routes see them.
 
 import type { Logger } from 'pino'
+import type { EncoderPool } from '../audio/encoder-pool.js'
 import type { Runtime } from '../engine/index.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { Preloader } from '../pool/preload.js'
@@ -20,4 +21,5 @@ export interface ServiceDeps {
   cache: PhraseCache
   metrics: ServiceMetrics
   preload: Preloader
+  encoders: EncoderPool
 }

@@ -9,6 +9,11 @@ function isJsonType (contentType: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
+/** Room for the longest allowed text as JSON, with escapes. */
+export function textBodyLimit (maxTextLength: number): number {
+  return Math.max(64 * 1024, maxTextLength * 12)
+}
+
 export async function readJsonBody (ctx: Context, limitBytes: number): Promise<unknown> {
   const contentType = ctx.get('Content-Type')
   if (contentType !== '' && !isJsonType(contentType)) throw new UnsupportedMediaTypeError(contentType)

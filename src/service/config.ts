@@ -4,6 +4,7 @@
 
 import { join } from 'node:path'
 import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
+import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { ConfigError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
@@ -42,6 +43,10 @@ export interface ServiceConfig {
   installBundled: boolean
   rescanMs: number
   cacheBytes: number
+  /** Worker threads that encode compressed audio (mp3, opus, flac, pcm). */
+  encoderThreads: number
+  /** OpenAI voice name → voice (and speaker): defaults plus TTS_OPENAI_VOICES's file. */
+  openaiVoices: Record<string, VoiceTarget>
   logLevel: typeof LOG_LEVELS[number]
   /** Bounds on one run's work: decoder chunks and phonemes per encoder run. */
   chunking: ChunkingSettings
@@ -91,6 +96,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     installBundled: read.oneOf('CHORUS_INSTALL_BUNDLED', '1', ['0', '1']) === '1',
     rescanMs: read.number('TTS_VOICE_RESCAN_SECONDS', 5, 0.1, 3600) * 1000,
     cacheBytes,
+    encoderThreads: read.integer('TTS_ENCODER_THREADS', 1, 1, 64),
+    openaiVoices: loadVoiceMap(read.optionalString('TTS_OPENAI_VOICES')),
     logLevel: read.oneOf('TTS_LOG_LEVEL', 'info', LOG_LEVELS),
     chunking: {
       chunkFrames: read.integer('TTS_DECODER_CHUNK_FRAMES', DEFAULT_CHUNKING.chunkFrames, 16, 4096),

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
+import { EncoderPool } from '../audio/encoder-pool.js'
 import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
 import { InferenceGate } from '../pool/inference-gate.js'
@@ -68,7 +69,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   })
   pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
   const preload = new Preloader(pools, registry, log)
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, preload }
+  const encoders = new EncoderPool(config.encoderThreads, log)
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, preload, encoders }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -115,7 +117,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       clearTimeout(deadline)
       registry.close()
       await preload.stop()
-      await pools.close()
+      await Promise.all([pools.close(), encoders.close()])
       log.info('stopped')
     })()
     return await closing

@@ -1,14 +1,14 @@
 // An LRU of finished audio, bounded in bytes. Bots repeat greetings and stock
 // phrases; a hit answers from memory instead of a synthesis. The key holds
 // everything that shapes the audio: voice (and the version of its files),
-// speaker, every synthesis setting and the text. Audio is cached as a whole
-// WAV file, so a hit costs a map lookup and a write.
+// speaker, every synthesis setting, the text and the audio format. Audio is
+// cached as a whole file in its format, so a hit costs a map lookup and a write.
 
 import type { SynthesisConfig } from '../engine/index.js'
 
 export interface CachedAudio {
-  /** A complete WAV file (exact sizes). */
-  wav: Buffer
+  /** A complete file in the key's format (a WAV file has exact sizes). */
+  bytes: Buffer
   sampleRate: number
 }
 
@@ -18,9 +18,10 @@ export function normaliseText (text: string): string {
   return text.normalize('NFC').replace(/[ \t]+/g, ' ').trim()
 }
 
-export function cacheKey (voice: string, voiceVersion: string, settings: SynthesisConfig, text: string): string {
+/** `format` is only added to the key for formats other than WAV. */
+export function cacheKey (voice: string, voiceVersion: string, settings: SynthesisConfig, text: string, format = 'wav'): string {
   return JSON.stringify([voice, voiceVersion, settings.speakerId, settings.noiseScale, settings.lengthScale,
-    settings.noiseW, settings.sentenceSilence, normaliseText(text)])
+    settings.noiseW, settings.sentenceSilence, normaliseText(text), ...(format === 'wav' ? [] : [format])])
 }
 
 export class PhraseCache {
@@ -52,19 +53,19 @@ export class PhraseCache {
   }
 
   set (key: string, audio: CachedAudio): void {
-    const cost = audio.wav.length + key.length * 2
+    const cost = audio.bytes.length + key.length * 2
     if (cost > this.maxBytes) return
     const previous = this.entries.get(key)
     if (previous !== undefined) {
       this.entries.delete(key)
-      this.used -= previous.wav.length + key.length * 2
+      this.used -= previous.bytes.length + key.length * 2
     }
     this.entries.set(key, audio)
     this.used += cost
     for (const [oldest, entry] of this.entries) {
       if (this.used <= this.maxBytes) break
       this.entries.delete(oldest)
-      this.used -= entry.wav.length + oldest.length * 2
+      this.used -= entry.bytes.length + oldest.length * 2
     }
   }
 
@@ -73,7 +74,7 @@ export class PhraseCache {
     for (const [key, entry] of this.entries) {
       if ((JSON.parse(key) as string[])[0] === voice) {
         this.entries.delete(key)
-        this.used -= entry.wav.length + key.length * 2
+        this.used -= entry.bytes.length + key.length * 2
       }
     }
   }

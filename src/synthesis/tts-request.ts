@@ -1,8 +1,31 @@
 // The synthesis request body, checked once at the edge. Field names in
 // errors are the wire names.
 
+import { AUDIO_FORMATS, type AudioFormat, isAudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
+import { LIMITS } from '../engine/synthesis-config.js'
 import { InvalidJsonError, MissingTextError, TextTooLongError } from '../errors.js'
+import { expected, type ObjectSchema } from '../http/schema.js'
 import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
+
+/** The body's fields as the OpenAPI document publishes them. The checks
+ * below and in resolveSynthesisConfig (ranges from the same LIMITS) apply
+ * them; test/openai/openapi.test.ts checks that both agree. `null` counts as
+ * absent. Speaker ids and voice names depend on what is installed. */
+export const TTS_REQUEST: ObjectSchema = {
+  type: 'object',
+  required: ['text'],
+  properties: {
+    text: { type: 'string', minLength: 1, pattern: '\\S', description: 'The text to speak (at most TTS_MAX_TEXT_LENGTH characters, else 413).' },
+    voice: { type: 'string', description: 'An installed voice name or en_US-espeak-low; default: the service\'s default voice.' },
+    speaker: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }], description: 'A speaker id or name of a multi-speaker voice.' },
+    length_scale: { type: 'number', minimum: LIMITS.lengthScale.min, maximum: LIMITS.lengthScale.max, description: 'Slower when larger; default: the voice\'s.' },
+    noise_scale: { type: 'number', minimum: LIMITS.noiseScale.min, maximum: LIMITS.noiseScale.max, description: 'Default: the voice\'s.' },
+    noise_w: { type: 'number', minimum: LIMITS.noiseW.min, maximum: LIMITS.noiseW.max, description: 'Default: the voice\'s.' },
+    sentence_silence: { type: 'number', minimum: LIMITS.sentenceSilence.min, maximum: LIMITS.sentenceSilence.max, default: 0, description: 'Seconds of silence between sentences.' },
+    stream: { type: 'boolean', default: false, description: 'WAV only: send the header at once and each sentence as it is ready (compressed formats always stream).' },
+    format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/flac, audio/pcm), else WAV.' }
+  }
+}
 
 export interface TtsRequest {
   text: string
@@ -14,6 +37,8 @@ export interface TtsRequest {
   noiseW?: number
   sentenceSilence?: number
   stream: boolean
+  /** Undefined: not given in the body (the Accept header may pick one). */
+  format?: AudioFormat
 }
 
 function optionalNumber (body: Record<string, unknown>, field: string): number | undefined {
@@ -46,6 +71,11 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   if (streamParam !== undefined && !['0', '1', 'true', 'false'].includes(streamParam)) {
     throw invalid('one of 0, 1, true, false', 'stream (query)', streamParam)
   }
+  const format = body.format
+  if (format !== undefined && format !== null && !isAudioFormat(format)) {
+    const reason = typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined ? ` (${format}: ${UNSUPPORTED_FORMATS[format]})` : ''
+    throw invalid(expected(TTS_REQUEST.properties.format) + reason, 'format', format)
+  }
   return {
     text,
     ...(typeof voice === 'string' && voice !== '' ? { voice } : {}),
@@ -54,6 +84,7 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
     noiseScale: optionalNumber(body, 'noise_scale'),
     noiseW: optionalNumber(body, 'noise_w'),
     sentenceSilence: optionalNumber(body, 'sentence_silence'),
-    stream: stream === true || streamParam === '1' || streamParam === 'true'
+    stream: stream === true || streamParam === '1' || streamParam === 'true',
+    ...(isAudioFormat(format) ? { format } : {})
   }
 }

@@ -6,7 +6,7 @@ import { PhraseCache, cacheKey, normaliseText } from '../../src/synthesis/phrase
 import { postTts, request, startTestService } from '../helpers/service.js'
 
 const settings = { noiseScale: 0.667, lengthScale: 1, noiseW: 0.8, speakerId: 0, sentenceSilence: 0 }
-const wav = (bytes: number) => ({ wav: Buffer.alloc(bytes), sampleRate: 22050 })
+const wav = (bytes: number) => ({ bytes: Buffer.alloc(bytes), sampleRate: 22050 })
 
 t.test('LRU bounded in bytes', async t => {
   const keyOf = (text: string) => cacheKey('v', '1', settings, text)

@@ -2,49 +2,21 @@
 // carry an exact Content-Length; streaming ones (`"stream": true` or
 // ?stream=1) send the WAV header at once, with an open-ended length, then
 // each sentence's PCM as soon as it and all earlier sentences are ready.
+// A compressed format (`format`, else the Accept header) always streams.
 
 import { PassThrough, Readable } from 'node:stream'
 import Router from '@koa/router'
 import type { Context } from 'koa'
+import { formatForAccept } from '../../audio/formats.js'
 import { encodeWavSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader } from '../../engine/index.js'
-import { RequestTimeoutError, SynthesisCancelledError } from '../../errors.js'
 import { cacheKey, type CachedAudio } from '../../synthesis/phrase-cache.js'
 import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
-import { readJsonBody } from '../json-body.js'
-
-/** Room for the longest allowed text as JSON, with escapes. */
-function bodyLimit (maxTextLength: number): number {
-  return Math.max(64 * 1024, maxTextLength * 12)
-}
-
-class ClientGoneError extends SynthesisCancelledError {
-  constructor () {
-    super('The client closed the connection')
-  }
-}
-
-/** Aborts when the request's time is up or its client goes away. */
-function requestSignal (ctx: Context, timeoutMs: number): { signal: AbortSignal, done: () => void } {
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(new RequestTimeoutError()), timeoutMs)
-  const onClose = () => { if (!ctx.res.writableFinished) controller.abort(new ClientGoneError()) }
-  ctx.res.once('close', onClose)
-  return {
-    signal: controller.signal,
-    done: () => {
-      clearTimeout(timer)
-      ctx.res.off('close', onClose)
-    }
-  }
-}
-
-/** The abort's reason when the work was stopped from outside, else the error. */
-function outcome (error: unknown, signal: AbortSignal): unknown {
-  return signal.aborted && error instanceof SynthesisCancelledError ? signal.reason : error
-}
+import { readJsonBody, textBodyLimit } from '../json-body.js'
+import { outcome, requestSignal } from '../request-signal.js'
+import { rawFraming, sendSpeech } from '../speech-response.js'
 
 export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
   const { config, synthesizer, metrics, cache } = deps
@@ -59,12 +31,12 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
   function sendCached (ctx: Context, hit: CachedAudio, stream: boolean): void {
     ctx.type = 'audio/wav'
     // A streaming client gets the same framing as a fresh stream.
-    ctx.body = stream ? Readable.from([wavHeader(UNKNOWN_LENGTH, hit.sampleRate), hit.wav.subarray(44)]) : hit.wav
+    ctx.body = stream ? Readable.from([wavHeader(UNKNOWN_LENGTH, hit.sampleRate), hit.bytes.subarray(44)]) : hit.bytes
   }
 
   function remember (key: string | undefined, sentences: Int16Array[], prepared: PreparedSynthesis, silence: number): Buffer {
     const wav = encodeWavSentences(sentences, silence, prepared.sampleRate)
-    if (key !== undefined) cache.set(key, { wav, sampleRate: prepared.sampleRate })
+    if (key !== undefined) cache.set(key, { bytes: wav, sampleRate: prepared.sampleRate })
     return wav
   }
 
@@ -114,10 +86,15 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
 
   async function tts (ctx: Context & { state: ChorusState }): Promise<void> {
     ctx.state.route = '/tts'
-    const body = await readJsonBody(ctx, bodyLimit(config.maxTextLength))
+    const body = await readJsonBody(ctx, textBodyLimit(config.maxTextLength))
     const stream = typeof ctx.query.stream === 'string' ? ctx.query.stream : undefined
     const request = parseTtsRequest(body, config.maxTextLength, stream)
     const prepared = synthesizer.prepare(request)
+    const format = request.format ?? formatForAccept(ctx.get('Accept')) ?? 'wav'
+    if (format !== 'wav') {
+      await sendSpeech(ctx, deps, prepared, request.text, format, rawFraming(format))
+      return
+    }
     const version = prepared.voice.kind === 'piper' ? prepared.voice.voice.version : 'builtin'
     const key = cache.enabled ? cacheKey(prepared.voice.name, version, prepared.settings, request.text) : undefined
     // A hit needs no worker, so it is served even when the queue is full.

@@ -1,0 +1,141 @@
+// A few worker threads that do all the service's audio encoding. Encoding is
+// CPU work (LAME ~160 ×, libopus ~80 × real time on one core here): done on
+// the main thread it would stall every other request for milliseconds per
+// sentence. A session is pinned to one worker, since a codec's state lives
+// there; new sessions go to the worker with the fewest open ones. Piscina is
+// not used: its tasks are stateless and may land on any worker.
+
+import { Worker } from 'node:worker_threads'
+import type { Logger } from 'pino'
+import { EncodingError } from './errors.js'
+import type { AudioFormat } from './formats.js'
+import type { EncoderReply, EncoderRequest } from './protocol.js'
+
+// From TypeScript sources the worker needs tsx registered first.
+const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-encoder-worker.mjs' : './encoder-worker.js', import.meta.url)
+
+interface Pending {
+  resolve: (bytes: Uint8Array) => void
+  reject: (error: Error) => void
+}
+
+class EncoderThread {
+  readonly worker: Worker
+  readonly pending = new Map<number, Pending>()
+  sessions = 0
+  /** Set when the worker has stopped: its sessions' codec state is gone. */
+  dead = false
+
+  constructor (log: Logger, onExit: (thread: EncoderThread) => void) {
+    this.worker = new Worker(WORKER_FILE)
+    this.worker.on('message', (reply: EncoderReply) => {
+      const pending = this.pending.get(reply.ticket)
+      if (pending === undefined) return
+      this.pending.delete(reply.ticket)
+      if (this.pending.size === 0) this.worker.unref()
+      if ('error' in reply) pending.reject(Object.assign(new EncodingError(reply.error.message), { stack: reply.error.stack }))
+      else pending.resolve(reply.bytes)
+    })
+    this.worker.on('error', error => log.error({ err: error }, 'encoder worker failed'))
+    this.worker.on('exit', code => {
+      this.dead = true
+      const error = new EncodingError(`The encoder worker stopped (exit code ${code})`)
+      for (const pending of this.pending.values()) pending.reject(error)
+      this.pending.clear()
+      onExit(this)
+    })
+    // An idle pool must not keep the process alive; work in flight does.
+    this.worker.unref()
+  }
+
+  expect (ticket: number, pending: Pending): void {
+    if (this.pending.size === 0) this.worker.ref()
+    this.pending.set(ticket, pending)
+  }
+}
+
+export class EncoderPool {
+  private threads: EncoderThread[] = []
+  private nextTicket = 1
+  private nextSession = 1
+  private closed = false
+
+  constructor (private readonly size: number, private readonly log: Logger) {}
+
+  private thread (): EncoderThread {
+    while (this.threads.length < this.size) {
+      this.threads.push(new EncoderThread(this.log, dead => {
+        // A crashed worker is replaced on the next session; its sessions failed.
+        this.threads = this.threads.filter(t => t !== dead)
+      }))
+    }
+    return this.threads.reduce((a, b) => b.sessions < a.sessions ? b : a)
+  }
+
+  /** Starts one stream's encoder. Rejects if the codec cannot start. */
+  async open (format: AudioFormat, sampleRate: number): Promise<EncodeSession> {
+    if (this.closed) throw new EncodingError('The encoder pool is closed')
+    const thread = this.thread()
+    const session = new EncodeSession(this, thread, this.nextSession++)
+    thread.sessions++
+    try {
+      await this.send(thread, { op: 'open', ticket: 0, session: session.id, format, sampleRate })
+    } catch (error) {
+      session.close()
+      throw error
+    }
+    return session
+  }
+
+  /** @internal */
+  async send (thread: EncoderThread, request: EncoderRequest, transfer: ArrayBuffer[] = []): Promise<Uint8Array> {
+    if (request.op === 'close') {
+      if (!thread.dead) thread.worker.postMessage(request)
+      return new Uint8Array(0)
+    }
+    if (thread.dead) throw new EncodingError('The encoder worker of this stream stopped')
+    const ticket = this.nextTicket++
+    return await new Promise<Uint8Array>((resolve, reject) => {
+      thread.expect(ticket, { resolve, reject })
+      thread.worker.postMessage({ ...request, ticket }, transfer)
+    })
+  }
+
+  async close (): Promise<void> {
+    this.closed = true
+    const threads = this.threads
+    this.threads = []
+    await Promise.all(threads.map(async t => await t.worker.terminate()))
+  }
+}
+
+/** One response's encoder, in a worker. Pushes resolve in order. */
+export class EncodeSession {
+  private done = false
+
+  constructor (private readonly pool: EncoderPool, private readonly thread: EncoderThread, readonly id: number) {}
+
+  /** Encodes more PCM; resolves with the bytes the codec completed. */
+  async push (pcm: Int16Array): Promise<Uint8Array> {
+    if (this.done) throw new EncodingError('Encode session used after it ended')
+    // A copy the worker may own: the caller's PCM stays usable (the cache keeps it).
+    const copy = pcm.slice()
+    return await this.pool.send(this.thread, { op: 'push', ticket: 0, session: this.id, pcm: copy }, [copy.buffer])
+  }
+
+  /** Ends the stream: resolves with the remaining bytes. */
+  async finish (): Promise<Uint8Array> {
+    if (this.done) throw new EncodingError('Encode session used after it ended')
+    this.done = true
+    this.thread.sessions--
+    return await this.pool.send(this.thread, { op: 'finish', ticket: 0, session: this.id })
+  }
+
+  /** Drops the stream without output (error or client gone). Idempotent. */
+  close (): void {
+    if (this.done) return
+    this.done = true
+    this.thread.sessions--
+    void this.pool.send(this.thread, { op: 'close', session: this.id })
+  }
+}

@@ -1,0 +1,63 @@
+// The service's OpenAPI 3.1 document, built from the same request schemas
+// the validators read (TTS_REQUEST, SPEECH_REQUEST) and the same format
+// table (FORMAT_INFO), so the document cannot drift from what is enforced.
+
+import { AUDIO_FORMATS, FORMAT_INFO } from '../audio/formats.js'
+import { SPEECH_REQUEST } from '../openai/speech-request.js'
+import { TTS_REQUEST } from '../synthesis/tts-request.js'
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: unknown) => ({ 'application/json': { schema } })
+const audio = Object.fromEntries(AUDIO_FORMATS.map(f => [FORMAT_INFO[f].contentType, { schema: { type: 'string', format: 'binary' } }]))
+
+function errors (schema: string, statuses: number[]): Record<string, unknown> {
+  const why: Record<number, string> = {
+    400: 'A field is missing or wrong, or the voice is not installed',
+    413: 'The text or body is longer than the service allows',
+    415: 'The body is not JSON',
+    503: 'Too many requests in progress; see Retry-After',
+    504: 'The request took longer than TTS_TIMEOUT_SECONDS'
+  }
+  return Object.fromEntries(statuses.map(s => [String(s), { description: why[s], content: json(ref(schema)) }]))
+}
+
+export function openApiDocument (version: string): Record<string, unknown> {
+  const synthesis = {
+    requestBody: { required: true, content: json(ref('TtsRequest')) },
+    responses: { 200: { description: 'The speech, WAV unless another format was asked for', content: audio }, ...errors('Error', [400, 413, 415, 503, 504]) }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Chorus text-to-speech service', version, license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' } },
+    paths: {
+      '/tts': { post: { summary: 'Speak text with a Piper voice', ...synthesis } },
+      '/v1/tts': { post: { summary: 'The same as /tts', ...synthesis } },
+      '/v1/audio/speech': {
+        post: {
+          summary: 'OpenAI\'s speech API',
+          requestBody: { required: true, content: json(ref('SpeechRequest')) },
+          responses: {
+            200: { description: 'The speech in response_format, streamed; or, with stream_format sse, Server-Sent Events', content: { ...audio, 'text/event-stream': { schema: { type: 'string' } } } },
+            ...errors('OpenAIError', [400, 413, 415, 503, 504])
+          }
+        }
+      },
+      '/v1/models': { get: { summary: 'Model ids: OpenAI\'s TTS models and every installed voice', responses: { 200: { description: 'A list in OpenAI\'s shape', content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } } } } } }) } } } },
+      '/v1/audio/voices': { get: { summary: 'OpenAI voice names (with the voice each maps to now) and installed voices', responses: { 200: { description: 'Voices for pickers', content: json({ type: 'object', properties: { voices: { type: 'array', items: ref('VoiceEntry') } } }) } } } },
+      '/voices': { get: { summary: 'Installed voices with details', responses: { 200: { description: 'Voice names, the default voice and details', content: json({ type: 'object' }) } } } },
+      '/health': { get: { summary: 'Liveness, voices and load', responses: { 200: { description: 'Status', content: json({ type: 'object' }) } } } },
+      '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+      '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
+      '/': { get: { summary: 'The playground: a page to type text and listen', responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } }
+    },
+    components: {
+      schemas: {
+        TtsRequest: TTS_REQUEST,
+        SpeechRequest: SPEECH_REQUEST,
+        Error: { type: 'object', required: ['error', 'code'], properties: { error: { type: 'string', description: 'A message for people' }, code: { type: 'string', description: 'A machine code, like ERR_INVALID_ARGUMENT' }, field: { type: 'string' }, expected: { type: 'string' } } },
+        OpenAIError: { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['message', 'type', 'param', 'code'], properties: { message: { type: 'string' }, type: { type: 'string', enum: ['invalid_request_error', 'server_error'] }, param: { type: ['string', 'null'] }, code: { type: ['string', 'null'] } } } } },
+        VoiceEntry: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, type: { enum: ['openai', 'piper', 'builtin'] }, language: { type: ['string', 'null'] }, speakers: { type: 'array', items: { type: 'string' } }, voice: { type: 'string' }, speaker: { type: ['integer', 'string', 'null'] } } }
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+// Errors in OpenAI's shape for the /v1/audio and /v1/models routes:
+//   {"error": {"message", "type", "param", "code"}}
+// so that OpenAI clients surface them as their own APIError. The statuses
+// are the service's own (400, 413, 415, 503 with Retry-After, 504); `code`
+// is our catalogue's code in OpenAI's lower-case style.
+
+import type { Middleware } from 'koa'
+import { ChorusError, OverloadedError } from '../errors.js'
+import type { ChorusState } from '../http/context.js'
+
+export interface OpenAIErrorBody {
+  error: { message: string, type: string, param: string | null, code: string | null }
+}
+
+/** The request field an error is about, where our error knows it. */
+function param (error: ChorusError): string | null {
+  if (typeof error.details.field === 'string') return error.details.field
+  if (error.code === 'ERR_VOICE_NOT_FOUND') return 'voice'
+  if (error.code === 'ERR_TEXT_TOO_LONG') return 'input'
+  return null
+}
+
+export function openAIErrorBody (error: ChorusError): OpenAIErrorBody {
+  return {
+    error: {
+      message: error.message,
+      type: error.status < 500 ? 'invalid_request_error' : 'server_error',
+      param: param(error),
+      code: error.code.replace(/^ERR_/, '').toLowerCase()
+    }
+  }
+}
+
+/** Put before an OpenAI route's handler; the service's own error handler
+ * (first in the stack) still catches what happens after the headers. */
+export function openAIErrors (): Middleware<ChorusState> {
+  return async (ctx, next) => {
+    try {
+      await next()
+    } catch (error) {
+      if (ctx.headerSent) throw error
+      if (error instanceof ChorusError && error.expose) {
+        ctx.status = error.status
+        ctx.body = openAIErrorBody(error)
+        if (error instanceof OverloadedError) ctx.set('Retry-After', String(error.retryAfterSeconds))
+        ctx.state.log.info({ status: error.status, code: error.code }, error.message)
+        return
+      }
+      ctx.state.log.error({ err: error }, 'unexpected error')
+      ctx.status = 500
+      ctx.body = { error: { message: 'Internal server error', type: 'server_error', param: null, code: 'internal' } }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// The body of POST /v1/audio/speech, OpenAI's contract, described once
+// (SPEECH_REQUEST, read by the validator and the OpenAPI document) and parsed
+// once here into plain values.
+
+import { AUDIO_FORMATS, type AudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
+import { InvalidJsonError, TextTooLongError } from '../errors.js'
+import { checkFields, codePoints, type ObjectSchema } from '../http/schema.js'
+import { invalid, isPlainObject } from '../validate.js'
+
+/** OpenAI's own limit on `input`; the service's TTS_MAX_TEXT_LENGTH applies too. */
+export const OPENAI_MAX_INPUT = 4096
+export const OPENAI_MODELS = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const
+export const STREAM_FORMATS = ['audio', 'sse'] as const
+
+export const SPEECH_REQUEST: ObjectSchema = {
+  type: 'object',
+  required: ['model', 'input', 'voice'],
+  properties: {
+    model: { type: 'string', minLength: 1, description: `${OPENAI_MODELS.join(', ')} (all speak with the voice that \`voice\` picks), or an installed Piper voice name (that voice speaks; \`voice\` may then name one of its speakers).` },
+    input: { type: 'string', minLength: 1, maxLength: OPENAI_MAX_INPUT, pattern: '\\S', description: 'The text to speak. The service\'s own limit (TTS_MAX_TEXT_LENGTH) applies as well: beyond it the answer is 413.' },
+    voice: {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1 } } }
+      ],
+      description: 'An OpenAI voice name (mapped by TTS_OPENAI_VOICES), an installed Piper voice name or en_US-espeak-low, as a string or as {"id": …}.'
+    },
+    response_format: { type: 'string', enum: AUDIO_FORMATS, default: 'mp3', description: 'mp3, opus (Ogg Opus, 24 kHz), flac and wav at the voice\'s rate, pcm (raw 24 kHz signed 16-bit little-endian mono). aac is not supported: no encoder with a GPL-compatible licence exists in JavaScript or WebAssembly.' },
+    speed: { type: 'number', minimum: 0.25, maximum: 4, default: 1, description: 'Speaking rate: length_scale = the voice\'s default length_scale / speed.' },
+    instructions: { type: 'string', description: 'Accepted and ignored: Piper voices take no style instructions.' },
+    stream_format: { type: 'string', enum: STREAM_FORMATS, default: 'audio', description: 'audio: the encoded audio as a chunked body. sse: Server-Sent Events with base64 audio deltas and a final speech.audio.done event.' }
+  }
+}
+
+export type VoiceChoice = string
+
+export interface SpeechRequest {
+  model: string
+  input: string
+  voice: VoiceChoice
+  format: AudioFormat
+  speed: number
+  streamFormat: typeof STREAM_FORMATS[number]
+}
+
+export function parseSpeechRequest (body: unknown, maxTextLength: number): SpeechRequest {
+  if (!isPlainObject(body)) throw new InvalidJsonError()
+  const format = body.response_format
+  // A format OpenAI has and we lack gets its own reason, not just "one of …".
+  if (typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined) {
+    throw invalid(`one of ${SPEECH_REQUEST.properties.response_format.enum?.join(', ')} (${format}: ${UNSUPPORTED_FORMATS[format]})`, 'response_format', format)
+  }
+  checkFields(SPEECH_REQUEST, body)
+  const input = body.input as string
+  const length = codePoints(input)
+  if (length > maxTextLength) throw new TextTooLongError(length, maxTextLength)
+  const voice = body.voice as string | { id: string }
+  return {
+    model: body.model as string,
+    input,
+    voice: typeof voice === 'string' ? voice : voice.id,
+    format: (format ?? 'mp3') as AudioFormat,
+    speed: (body.speed ?? 1) as number,
+    streamFormat: (body.stream_format ?? 'audio') as SpeechRequest['streamFormat']
+  }
+}

@@ -1,0 +1,69 @@
+// The encoder pool: sessions in worker threads give the same bytes as the
+// encoders run in-process, interleave without mixing, and fail cleanly.
+
+import t from 'tap'
+import { pino } from 'pino'
+import { concatBytes } from '../../src/audio/encoder.js'
+import { EncoderPool } from '../../src/audio/encoder-pool.js'
+import { createFlacEncoder } from '../../src/audio/flac.js'
+import { tone } from '../helpers/audio-decode.js'
+
+const RATE = 22050
+const pool = new EncoderPool(2, pino({ level: 'silent' }))
+t.teardown(() => pool.close())
+
+async function viaPool (format: 'flac' | 'wav', pcm: Int16Array, parts = 3): Promise<Uint8Array> {
+  const session = await pool.open(format, RATE)
+  const step = Math.ceil(pcm.length / parts)
+  const out: Uint8Array[] = []
+  for (let i = 0; i < pcm.length; i += step) out.push(await session.push(pcm.subarray(i, i + step)))
+  out.push(await session.finish())
+  return concatBytes(out)
+}
+
+t.test('a session in a worker gives the same bytes as the encoder in-process', async t => {
+  const pcm = tone(300, 1, RATE)
+  const local = await createFlacEncoder(RATE)
+  const step = Math.ceil(pcm.length / 3)
+  const expected = concatBytes([local.push(pcm.subarray(0, step)), local.push(pcm.subarray(step, 2 * step)), local.push(pcm.subarray(2 * step)), local.finish()])
+  t.same(await viaPool('flac', pcm), expected)
+})
+
+t.test('concurrent sessions do not mix', async t => {
+  const tones = [200, 300, 400, 500, 600, 700].map(hz => tone(hz, 0.5, RATE))
+  const results = await Promise.all(tones.map(async pcm => await viaPool('wav', pcm, 5)))
+  results.forEach((wav, i) => t.same(new Int16Array(wav.slice(44).buffer), tones[i], `session ${i}`))
+})
+
+t.test('the caller\'s PCM is left intact (the phrase cache keeps it)', async t => {
+  const pcm = tone(300, 0.2, RATE)
+  const copy = pcm.slice()
+  await viaPool('wav', pcm, 1)
+  t.same(pcm, copy)
+})
+
+t.test('a codec that cannot start rejects the open; the pool goes on', async t => {
+  await t.rejects(pool.open('flac', 0), { code: 'ERR_ENCODING' })
+  t.ok((await viaPool('flac', tone(300, 0.1, RATE))).length > 0)
+})
+
+t.test('a closed session is dropped and cannot be used', async t => {
+  const session = await pool.open('mp3', RATE)
+  await session.push(tone(300, 0.1, RATE))
+  session.close()
+  session.close()
+  await t.rejects(session.push(tone(300, 0.1, RATE)), { code: 'ERR_ENCODING' })
+})
+
+t.test('a worker that dies fails its sessions at once and is replaced', async t => {
+  const own = new EncoderPool(1, pino({ level: 'silent' }))
+  t.teardown(() => own.close())
+  const session = await own.open('wav', RATE)
+  // Reach the worker the way a crash would: it stops under the session.
+  const [thread] = (own as unknown as { threads: Array<{ worker: { terminate: () => Promise<number> } }> }).threads
+  await thread.worker.terminate()
+  await t.rejects(session.push(tone(300, 0.1, RATE)), { code: 'ERR_ENCODING', message: /stopped/ })
+  const fresh = await own.open('wav', RATE)
+  t.ok((await fresh.push(tone(300, 0.1, RATE))).length > 44, 'a new worker serves new sessions')
+  await fresh.finish()
+})
