@@ -1,8 +1,7 @@
 // Synthesis whose sentences are encoded into a compressed format as they are
 // made: each chunk of a sentence (with the silence before the sentence) goes
-// to an encoder worker,
-// and its encoded bytes are handed on in order while later sentences are
-// still being synthesised.
+// to an encoder worker, and its encoded bytes are handed on in order while
+// later sentences are still being synthesised.
 
 import type { EncoderPool } from '../audio/encoder-pool.js'
 import type { AudioFormat } from '../audio/formats.js'
