@@ -10,8 +10,10 @@ npx cmake-js compile --release --out build-asan --CDCHORUS_SANITIZE=ON
 addon=build/Release/chorus_native.node
 backup=$(mktemp --suffix=.node)
 cp "$addon" "$backup"
-trap 'cp "$backup" "$addon"; rm -f "$backup"' EXIT
-cp build-asan/Release/chorus_native.node "$addon"
+# --remove-destination: a new file, never a rewrite of the one that running
+# processes have mapped.
+trap 'cp --remove-destination "$backup" "$addon"; rm -f "$backup"' EXIT
+cp --remove-destination build-asan/Release/chorus_native.node "$addon"
 # Node itself is not instrumented: the runtime must be loaded first. Leak
 # checking is off because V8 and ONNX Runtime keep process-lifetime
 # allocations on purpose; any other error stops the run.
