@@ -23,9 +23,11 @@ COPY . .
 # (tsc into dist/). The check makes a change to those scripts fail here
 # rather than in a container. The downloads cache keeps the Debian packages
 # (checked against their sha256 pins on every build) between builds.
+# onnxruntime-node's own install script would download GPU libraries we do
+# not use (npm 10 has no allowScripts policy to deny it, see package.json).
 RUN --mount=type=cache,target=/root/.npm \
     --mount=type=cache,target=/app/native/third_party/downloads \
-    npm ci \
+    ONNXRUNTIME_NODE_INSTALL=skip npm ci \
  && test -f build/Release/chorus_native.node \
  && test -f dist/src/bin.cjs \
  && test -f dist/scripts/fetch-voices.js

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // The `chorus` command's first module. Inference runs on libuv's thread
 // pool, whose size is fixed when it is first used, and Node's ESM loader uses
 // it while loading the rest of Chorus: so this CommonJS file sizes it before

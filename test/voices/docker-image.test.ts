@@ -22,7 +22,7 @@ function isIgnored (path: string): boolean {
 }
 
 t.test('what the build reads is in the build context', async t => {
-  const needed = ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'CMakeLists.txt', 'LICENSE',
+  const needed = ['package.json', 'package-lock.json', 'tsconfig.json', 'CMakeLists.txt', 'LICENSE',
     'scripts/fetch-native-deps.sh', 'scripts/build-espeak.sh', 'scripts/fetch-voices.ts', 'scripts/docker-entrypoint.sh',
     'native', 'src/cli.ts', 'src/voices/fetch.ts', 'voices/catalog.json']
   for (const path of needed) {
