@@ -100,8 +100,10 @@ export class MissingTextError extends ChorusError {
 }
 
 export class VoiceNotFoundError extends ChorusError {
-  constructor (name: string, availableVoices: string[]) {
-    super('ERR_VOICE_NOT_FOUND', `Voice model not found: ${name}`, { status: 400, details: { available_voices: availableVoices } })
+  /** `folder` is named only to someone on the machine (the CLI), never in an HTTP answer. */
+  constructor (name: string, availableVoices: string[], folder?: string) {
+    const where = folder === undefined ? '' : ` in ${folder}; available: ${availableVoices.join(', ')}`
+    super('ERR_VOICE_NOT_FOUND', `Voice model not found: ${name}${where}`, { status: 400, details: { available_voices: availableVoices } })
   }
 }
 

@@ -2,8 +2,11 @@
 // environment once at start-up. A bad value stops the process with exit code
 // 2 and a message that names the variable (see cli.ts).
 
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { ConfigError } from '../errors.js'
 import { PACKAGE_ROOT } from '../package-root.js'
+import { expectedMessage } from '../validate.js'
+import { isValidVoiceName } from '../voices/voice-name.js'
 import { CORES, EnvReader, type Env } from './env.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -34,14 +37,25 @@ export interface ServiceConfig {
 }
 
 export const DEFAULT_VOICE = 'en_US-lessac-medium'
+/** Every command's voice folder when TTS_VOICE_DIR is unset, relative to the
+ * current directory: a project's own folder, never one at the filesystem
+ * root. The image sets TTS_VOICE_DIR=/voices. */
+export const DEFAULT_VOICE_DIR = 'voices/local'
+
+/** The voice names that become file names: a name, never a path. */
+function voiceName (read: EnvReader, name: string, fallback: string): string {
+  const value = read.string(name, fallback)
+  if (!isValidVoiceName(value)) throw new ConfigError(expectedMessage('a voice name like en_US-lessac-medium', name, value))
+  return value
+}
 
 export function loadServiceConfig (env: Env): ServiceConfig {
   const read = new EnvReader(env)
   return {
     host: read.string('TTS_HTTP_HOST', '0.0.0.0'),
     port: read.integer('TTS_HTTP_PORT', 8995, 0, 65535),
-    voiceDir: read.string('TTS_VOICE_DIR', '/voices'),
-    defaultVoice: read.string('TTS_DEFAULT_VOICE', DEFAULT_VOICE),
+    voiceDir: resolve(read.string('TTS_VOICE_DIR', DEFAULT_VOICE_DIR)),
+    defaultVoice: voiceName(read, 'TTS_DEFAULT_VOICE', DEFAULT_VOICE),
     defaultVoiceExplicit: read.has('TTS_DEFAULT_VOICE'),
     timeoutMs: read.number('TTS_TIMEOUT_SECONDS', 60, 0.1, 3600) * 1000,
     workersPerVoice: read.integer('TTS_WORKERS_PER_VOICE', CORES, 1, 256),

@@ -73,13 +73,20 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   // Slow clients cannot hold a request open longer than synthesis may take.
   server.requestTimeout = config.timeoutMs + 5000
   server.headersTimeout = Math.min(60_000, server.requestTimeout)
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject)
-      resolve()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
+  } catch (error) {
+    // A busy port: the caller reports it, and no worker may keep the process alive.
+    registry.close()
+    await pools.close()
+    throw error
+  }
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`
