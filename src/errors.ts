@@ -133,6 +133,13 @@ export class OverloadedError extends ChorusError {
   }
 }
 
+/** GET /ready: a voice the service must have loaded is not (yet). */
+export class NotReadyError extends ChorusError {
+  constructor (missing: Array<{ voice: string, reason: string }>) {
+    super('ERR_NOT_READY', `Not ready: ${missing.map(m => `${m.voice} is ${m.reason}`).join('; ')}`, { status: 503, expose: true, details: { missing } })
+  }
+}
+
 export class RequestTimeoutError extends ChorusError {
   constructor () {
     super('ERR_TIMEOUT', 'TTS request timed out', { status: 504, expose: true })

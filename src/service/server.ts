@@ -60,12 +60,16 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
         ? 'the default voice is not installed: requests without "voice" fail until it is'
         : 'the default voice is not installed: speaking with the built-in voice')
   }
-  const defaultVoice = registry.get(fallback.effective)
-  if (defaultVoice !== undefined) {
+  for (const name of new Set([fallback.effective, ...config.preloadVoices])) {
+    const voice = registry.get(name)
+    if (voice === undefined) {
+      if (config.preloadVoices.includes(name)) log.warn({ voice: name }, 'a voice to preload is not installed')
+      continue
+    }
     try {
-      (await pools.acquire(defaultVoice)).release()
+      (await pools.acquire(voice)).release()
     } catch (error) {
-      log.error({ err: error, voice: defaultVoice.name }, 'the default voice failed to load')
+      log.error({ err: error, voice: name }, 'a voice to preload failed to load')
     }
   }
 

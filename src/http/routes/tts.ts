@@ -10,7 +10,7 @@ import { encodeWavSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader 
 import { RequestTimeoutError, SynthesisCancelledError } from '../../errors.js'
 import { cacheKey, type CachedAudio } from '../../synthesis/phrase-cache.js'
 import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
-import { parseTtsRequest, type TtsRequest } from '../../synthesis/tts-request.js'
+import { parseTtsRequest, VOICE_HEADER, type TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
 import { readJsonBody } from '../json-body.js'
@@ -114,7 +114,8 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
     ctx.state.route = '/tts'
     const body = await readJsonBody(ctx, bodyLimit(config.maxTextLength))
     const stream = typeof ctx.query.stream === 'string' ? ctx.query.stream : undefined
-    const request = parseTtsRequest(body, config.maxTextLength, stream)
+    const headerVoice = ctx.get(VOICE_HEADER)
+    const request = parseTtsRequest(body, config.maxTextLength, stream, headerVoice === '' ? undefined : headerVoice)
     const prepared = synthesizer.prepare(request)
     const version = prepared.voice.kind === 'piper' ? prepared.voice.voice.version : 'builtin'
     const key = cache.enabled ? cacheKey(prepared.voice.name, version, prepared.settings, request.text) : undefined

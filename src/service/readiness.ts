@@ -1,0 +1,44 @@
+// GET /ready's rule: the service is ready when every voice it must answer
+// without loading first is loaded: the default voice (unless it is the
+// built-in one, which needs nothing) and TTS_PRELOAD_VOICES. GET /health
+// stays the liveness check: up, whatever the voices.
+//
+// A required voice can be unloaded later (its files changed, or the least
+// recently used rule under many voices). Answering "not ready" for ever
+// would take a working replica out of rotation, so a check that finds a
+// required voice installed but not loaded starts loading it: a later check
+// finds it ready again.
+
+import { BUILTIN_VOICE } from '../voices/builtin.js'
+import type { ServiceDeps } from '../http/deps.js'
+
+export interface MissingVoice {
+  voice: string
+  reason: 'not installed' | 'loading'
+}
+
+export function requiredVoices (deps: ServiceDeps): string[] {
+  const fallback = deps.synthesizer.defaultVoice().effective
+  return [...new Set([fallback, ...deps.config.preloadVoices])].filter(name => name !== BUILTIN_VOICE)
+}
+
+/** The required voices that are not loaded; empty when ready. */
+export function checkReadiness (deps: ServiceDeps): MissingVoice[] {
+  const loaded = deps.pools.loaded()
+  const missing: MissingVoice[] = []
+  for (const name of requiredVoices(deps)) {
+    if (loaded.has(name)) continue
+    const voice = deps.registry.get(name)
+    if (voice === undefined) {
+      missing.push({ voice: name, reason: 'not installed' })
+      continue
+    }
+    if (!deps.pools.isLoaded(name)) {
+      deps.pools.acquire(voice).then(lease => lease.release(), (error: unknown) => {
+        deps.log.error({ err: error, voice: name }, 'a required voice failed to load')
+      })
+    }
+    missing.push({ voice: name, reason: 'loading' })
+  }
+  return missing
+}
