@@ -57,4 +57,21 @@ t.test('stages, entrypoint, port and volume agree with the code', async t => {
   t.match(dockerfile, /^USER 10001:10001$/m)
   t.match(dockerfile, /^HEALTHCHECK .*\n\s+CMD \["node", "-e", ".*\/health.*"\]$/m)
   t.match(dockerfile, /node dist\/scripts\/fetch-voices\.js --dest /)
+  t.match(dockerfile, /^COPY --from=build --chmod=0755 \/app\/scripts\/tools-entrypoint\.sh \.\/scripts\/tools-entrypoint\.sh$/m)
+})
+
+t.test('offline and custom-voice builds reach fetch-voices', async t => {
+  t.match(dockerfile, /^ARG VOICES_MIRROR=""$/m)
+  t.match(dockerfile, /^ARG VOICES_CATALOG=""$/m)
+  t.match(dockerfile, /\$\{VOICES_MIRROR:\+--mirror "\$VOICES_MIRROR"\} \$\{VOICES_CATALOG:\+--catalog "\$VOICES_CATALOG"\} \$BUNDLED_VOICES/)
+  // Both flags exist in the script the build runs.
+  const script = await readFile(join(PACKAGE_ROOT, 'scripts/fetch-voices.ts'), 'utf8')
+  t.match(script, /mirror: \{ type: 'string' \}/)
+  t.match(script, /catalog: \{ type: 'string' \}/)
+})
+
+t.test('the build skips onnxruntime-node\'s GPU download and the runtime has a writable cache folder', async t => {
+  t.match(dockerfile, /env ONNXRUNTIME_NODE_INSTALL=skip .*\n\s+npm ci/)
+  t.match(dockerfile, /XDG_CACHE_HOME=\/tmp\/\.cache/)
+  t.match(ignored.join('\n'), /^deploy\/\*\.env$/m, 'env files with secrets stay out of the build context')
 })
