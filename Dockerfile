@@ -22,9 +22,10 @@ ARG NODE_MAJOR=20
 FROM node:${NODE_MAJOR}-bookworm AS build
 # Build tools for the addon. apt-get, dpkg-deb and debian-archive-keyring come
 # with the image: scripts/fetch-native-deps.sh uses them, with a private apt
-# state and the mirror named in this image's own apt sources.
+# state and the mirror named in this image's own apt sources. xz-utils (for
+# tar) is in node:20-bookworm already; named here so a leaner base works too.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends cmake g++ make ninja-build python3 patch \
+ && apt-get install -y --no-install-recommends cmake g++ make ninja-build python3 patch xz-utils \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Everything the build reads; .dockerignore keeps out host builds, fetched
@@ -71,15 +72,14 @@ RUN --mount=type=cache,target=/var/cache/chorus-voices \
 
 FROM node:${NODE_MAJOR}-bookworm-slim AS runtime
 # TTS_VOICE_DIR is set here, explicitly: outside the image the default is
-# ./voices/local. ONNX Runtime keeps an identifier for its telemetry (which
-# Linux builds never send) under $XDG_CACHE_HOME, else $HOME/.cache; /app is
-# read-only to the service, so it would print "Failed to persist telemetry
-# device ID" at every start: /tmp is writable (a tmpfs under compose and
-# Kubernetes, see compose.yaml and deploy/kubernetes).
+# ./voices/local. ORT_DISABLE_TELEMETRY: ONNX Runtime's telemetry off (the
+# chorus command sets it too), for any process in the image; with it on,
+# ONNX Runtime writes a device id under $HOME/.cache, and prints "Failed to
+# persist telemetry device ID" where it cannot (/app is read-only to uid 10001).
 ENV NODE_ENV=production \
     TTS_VOICE_DIR=/voices \
     CHORUS_BUNDLED_VOICE_DIR=/app/voices/bundled \
-    XDG_CACHE_HOME=/tmp/.cache
+    ORT_DISABLE_TELEMETRY=1
 # A fixed numeric id, so orchestrators can verify it is not root. /voices
 # and /state (the reference spawner's state, see compose.yaml) are created
 # and owned here, so a new named volume inherits the owner.

@@ -1,7 +1,7 @@
 // The `chorus` command as a user runs it: a child process.
 
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -153,6 +153,15 @@ t.test('--help on every command prints its usage and exits 0 without starting an
   const bad = await chorus(['voices', 'install-everything'])
   t.equal(bad.code, 2)
   t.match(bad.stderr, /Expected the subcommand install-bundled for chorus voices but received "install-everything" \(string\)/)
+})
+
+t.test('ONNX Runtime\'s telemetry is off: no device id or event store in the home folder', async t => {
+  const home = join(out, 'home')
+  await mkdir(home)
+  const result = await chorus(['say', 'Hi.', '--voice', 'en_GB-probemulti-medium', '-o', join(out, 'telemetry.wav')], { HOME: home, TTS_VOICE_DIR: await testVoiceDir() })
+  t.equal(result.code, 0, result.stderr)
+  t.same(await readdir(home), [], 'nothing written under HOME')
+  t.notMatch(result.stderr, /telemetry/)
 })
 
 t.test('--version prints the package version', async t => {
