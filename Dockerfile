@@ -1,18 +1,31 @@
 # syntax=docker/dockerfile:1
-# The Chorus TTS service: build stage (compilers, dev dependencies) and a
-# slim runtime stage that gets only what the service loads at run time.
+# The Chorus image: the TTS service by default, and the tool server and the
+# reference spawner from the same image (compose.yaml). A build stage
+# (compilers, dev dependencies) and a slim runtime stage that gets only what
+# the services load at run time.
 #   docker build -t chorus .
 #   docker run -p 8995:8995 -v chorus-voices:/voices chorus
-# Needs BuildKit (the default builder since Docker 23) for the cache mounts.
+# Needs BuildKit (the default builder since Docker 23) or buildah for the
+# cache mounts. Build arguments (README, Docker image):
+#   BUNDLED_VOICES   catalogue voices baked into the image
+#   VOICES_MIRROR    a folder in the build context laid out like the Piper
+#                    voices repository: read instead of downloading
+#   VOICES_CATALOG   a catalogue file in the build context (the format of
+#                    voices/catalog.json), e.g. for your own voices
+#   NPM_REGISTRY     an npm registry to use instead of the default
+#   BUILD_CA_CERT    a PEM file in the build context: a TLS-intercepting
+#                    proxy's CA, trusted by npm and node during the build
+# Docker passes HTTP_PROXY, HTTPS_PROXY and NO_PROXY to RUN steps on its own.
 
 ARG NODE_MAJOR=20
 
 FROM node:${NODE_MAJOR}-bookworm AS build
 # Build tools for the addon. apt-get, dpkg-deb and debian-archive-keyring come
 # with the image: scripts/fetch-native-deps.sh uses them, with a private apt
-# state and the mirror named in this image's own apt sources.
+# state and the mirror named in this image's own apt sources. xz-utils (for
+# tar) is in node:20-bookworm already; named here so a leaner base works too.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends cmake g++ make ninja-build python3 patch \
+ && apt-get install -y --no-install-recommends cmake g++ make ninja-build python3 patch xz-utils \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # Everything the build reads; .dockerignore keeps out host builds, fetched
@@ -23,9 +36,14 @@ COPY . .
 # (tsc into dist/). The check makes a change to those scripts fail here
 # rather than in a container. The downloads cache keeps the Debian packages
 # (checked against their sha256 pins on every build) between builds.
+# onnxruntime-node's own install script would download GPU libraries we do
+# not use (npm 10 has no allowScripts policy to deny it, see package.json).
+ARG NPM_REGISTRY=""
+ARG BUILD_CA_CERT=""
 RUN --mount=type=cache,target=/root/.npm \
     --mount=type=cache,target=/app/native/third_party/downloads \
-    npm ci \
+    env ONNXRUNTIME_NODE_INSTALL=skip ${BUILD_CA_CERT:+NODE_EXTRA_CA_CERTS=/app/$BUILD_CA_CERT npm_config_cafile=/app/$BUILD_CA_CERT} \
+    npm ci ${NPM_REGISTRY:+--registry=$NPM_REGISTRY} \
  && test -f build/Release/chorus_native.node \
  && test -f dist/src/bin.cjs \
  && test -f dist/scripts/fetch-voices.js
@@ -34,27 +52,41 @@ RUN --mount=type=cache,target=/root/.npm \
 RUN npm prune --omit=dev \
  && rm -rf node_modules/onnxruntime-node/bin/napi-v6/darwin node_modules/onnxruntime-node/bin/napi-v6/win32
 # The bundled voices, fetched by the compiled script (dev dependencies are
-# gone by now, so this also proves it runs without them). A cache keeps the
-# ~120 MB between builds; the script re-checks every cached file's md5 and
-# downloads only what is missing or wrong.
+# gone by now, so this also proves it runs without them), from Piper's
+# voices repository or, offline, from VOICES_MIRROR; from the catalogue
+# VOICES_CATALOG if given. Every file is size- and md5-checked against the
+# catalogue either way. A cache keeps the ~120 MB between builds; the script
+# re-checks every cached file and fetches only what is missing or wrong.
+# Node 20's fetch does not use HTTP(S)_PROXY: behind a proxy, use a mirror.
 ARG BUNDLED_VOICES="en_US-lessac-medium en_US-ryan-medium"
+ARG VOICES_MIRROR=""
+ARG VOICES_CATALOG=""
 RUN --mount=type=cache,target=/var/cache/chorus-voices \
-    node dist/scripts/fetch-voices.js --dest /var/cache/chorus-voices $BUNDLED_VOICES \
+    env ${BUILD_CA_CERT:+NODE_EXTRA_CA_CERTS=/app/$BUILD_CA_CERT} \
+    node dist/scripts/fetch-voices.js --dest /var/cache/chorus-voices \
+      ${VOICES_MIRROR:+--mirror "$VOICES_MIRROR"} ${VOICES_CATALOG:+--catalog "$VOICES_CATALOG"} $BUNDLED_VOICES \
  && mkdir -p voices/bundled \
  && for voice in $BUNDLED_VOICES; do \
       cp /var/cache/chorus-voices/"$voice".onnx /var/cache/chorus-voices/"$voice".onnx.json voices/bundled/ || exit 1; \
     done
 
 FROM node:${NODE_MAJOR}-bookworm-slim AS runtime
+# TTS_VOICE_DIR is set here, explicitly: outside the image the default is
+# ./voices/local. ORT_DISABLE_TELEMETRY: ONNX Runtime's telemetry off (the
+# chorus command sets it too), for any process in the image; with it on,
+# ONNX Runtime writes a device id under $HOME/.cache, and prints "Failed to
+# persist telemetry device ID" where it cannot (/app is read-only to uid 10001).
 ENV NODE_ENV=production \
     TTS_VOICE_DIR=/voices \
-    CHORUS_BUNDLED_VOICE_DIR=/app/voices/bundled
-# A fixed numeric id, so orchestrators can verify it is not root. /voices is
-# created and owned before VOLUME, so a new named volume inherits the owner.
+    CHORUS_BUNDLED_VOICE_DIR=/app/voices/bundled \
+    ORT_DISABLE_TELEMETRY=1
+# A fixed numeric id, so orchestrators can verify it is not root. /voices
+# and /state (the reference spawner's state, see compose.yaml) are created
+# and owned here, so a new named volume inherits the owner.
 RUN groupadd --system --gid 10001 chorus \
  && useradd --system --uid 10001 --gid chorus --home-dir /app --no-create-home --shell /usr/sbin/nologin chorus \
- && mkdir /voices \
- && chown chorus:chorus /voices
+ && mkdir /voices /state \
+ && chown chorus:chorus /voices /state
 WORKDIR /app
 # The application stays owned by root: the service cannot modify itself.
 # package.json marks the project root, where the code finds the addon, the
@@ -68,6 +100,7 @@ COPY --from=build /app/native/third_party/espeak-ng-data ./native/third_party/es
 COPY --from=build /app/voices/catalog.json ./voices/catalog.json
 COPY --from=build /app/voices/bundled ./voices/bundled
 COPY --from=build --chmod=0755 /app/scripts/docker-entrypoint.sh ./scripts/docker-entrypoint.sh
+COPY --from=build --chmod=0755 /app/scripts/tools-entrypoint.sh ./scripts/tools-entrypoint.sh
 USER 10001:10001
 VOLUME /voices
 EXPOSE 8995

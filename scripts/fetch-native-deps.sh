@@ -55,26 +55,9 @@ all_verified() {
   for name in "${!sha256[@]}"; do verified "$name" || return 1; done
 }
 
-# The machine's Debian mirror: the first apt source that serves bookworm from
-# the main archive (not the security one). deb822 (.sources) and one-line
-# (.list) formats are both read.
-find_mirror() {
-  local files=() f
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] && files+=("$f")
-  done
-  [ ${#files[@]} -gt 0 ] || return 1
-  awk '
-    function emit(uri) { if (uri !~ /security/) { print uri; found = 1; exit } }
-    /^[[:space:]]*deb[[:space:]]/ {
-      for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { uri = $i; suite = $(i + 1); break }
-      if (suite ~ /^bookworm$/) emit(uri)
-    }
-    /^URIs:/ { uris = $2 }
-    /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm" && uris != "") emit(uris) }
-    /^[[:space:]]*$/ { uris = "" }
-  ' "${files[@]}"
-}
+# find_mirror: the machine's Debian mirror (shared with scripts/image-test.sh).
+# shellcheck source=lib/debian-mirror.sh
+. "$root/scripts/lib/debian-mirror.sh"
 
 fetch() {
   local mirror keyring

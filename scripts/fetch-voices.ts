@@ -10,13 +10,14 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ChorusError, InvalidArgumentError } from '../src/errors.js'
-import { PACKAGE_ROOT } from '../src/package-root.js'
+import { DEFAULT_VOICE_DIR } from '../src/service/config.js'
 import { expectedMessage } from '../src/validate.js'
 import type { InstallLog } from '../src/voices/bundled.js'
 import { DEFAULT_CATALOG_PATH, loadCatalog, type VoiceCatalog } from '../src/voices/catalog.js'
 import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, fetchVoices, type FetchVoicesOptions } from '../src/voices/fetch.js'
 
-const DEFAULT_DEST = resolve(PACKAGE_ROOT, 'voices/local')
+// The folder every chorus command reads by default (README, Voices).
+const DEFAULT_DEST = resolve(DEFAULT_VOICE_DIR)
 
 export const USAGE = `Usage: fetch-voices [--dest DIR] [--mirror DIR | --base-url URL] NAME...
        fetch-voices --list

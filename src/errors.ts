@@ -107,8 +107,10 @@ export class MissingTextError extends ChorusError {
 }
 
 export class VoiceNotFoundError extends ChorusError {
-  constructor (name: string, availableVoices: string[]) {
-    super('ERR_VOICE_NOT_FOUND', `Voice model not found: ${name}`, { status: 400, details: { available_voices: availableVoices } })
+  /** `folder` is named only to someone on the machine (the CLI), never in an HTTP answer. */
+  constructor (name: string, availableVoices: string[], folder?: string) {
+    const where = folder === undefined ? '' : ` in ${folder}; available: ${availableVoices.join(', ')}`
+    super('ERR_VOICE_NOT_FOUND', `Voice model not found: ${name}${where}`, { status: 400, details: { available_voices: availableVoices } })
   }
 }
 
@@ -135,6 +137,13 @@ export class OverloadedError extends ChorusError {
   constructor (retryAfterSeconds: number) {
     super('ERR_OVERLOADED', 'Server is busy: too many requests in progress, retry later', { status: 503, expose: true })
     this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
+/** GET /ready: a voice the service must have loaded is not (yet). */
+export class NotReadyError extends ChorusError {
+  constructor (missing: Array<{ voice: string, reason: string }>) {
+    super('ERR_NOT_READY', `Not ready: ${missing.map(m => `${m.voice} is ${m.reason}`).join('; ')}`, { status: 503, expose: true, details: { missing } })
   }
 }
 

@@ -1,20 +1,57 @@
-// chorus say "text" --voice NAME [--speaker S] -o out.wav: one synthesis in
-// this process, no server. The output's extension picks the format (.mp3,
-// .opus, .flac, .pcm; anything else is WAV). The voice comes from TTS_VOICE_DIR (or
-// --voice-dir); the built-in voice needs no files.
+// chorus say "text" [--voice NAME] -o out.wav: one synthesis in this
+// process, no server. It picks the voice and checks the settings with the
+// service's own code (default-voice.ts, settings.ts, tts-request.ts), so a
+// line that works here works over HTTP and the other way round. The
+// output's extension picks the format (.mp3, .opus, .flac, .pcm; anything
+// else is WAV).
 
-import { existsSync } from 'node:fs'
+import { open, rm, type FileHandle } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { encodeWavFile } from '../audio/encode-file.js'
 import { formatForExtension } from '../audio/formats.js'
-import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { encodeWav, initRuntime, joinSentences, PiperVoice, resolveSynthesisConfig, silenceLength } from '../engine/index.js'
+import { encodeWav, initRuntime, joinSentences, PiperVoice, silenceLength } from '../engine/index.js'
 import { InvalidArgumentError, VoiceNotFoundError } from '../errors.js'
-import { loadServiceConfig } from '../service/config.js'
+import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
 import type { Env } from '../service/env.js'
-import { BUILTIN_VOICE, espeakRate, splitSentences } from '../voices/builtin.js'
-import { voiceFiles } from '../voices/voice-name.js'
+import { createLogger } from '../service/logger.js'
+import { defaultVoiceStatus } from '../synthesis/default-voice.js'
+import { requestSettings } from '../synthesis/settings.js'
+import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage } from '../validate.js'
+import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
+import { VoiceRegistry } from '../voices/registry.js'
+import { assertVoiceName } from '../voices/voice-name.js'
+
+export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
+         [--noise-scale X] [--noise-w X] [--sentence-silence S]
+         [--voice-dir DIR] -o FILE.wav|.mp3|.opus|.flac|.pcm
+
+Speaks TEXT into an audio file, in this process (no server needed); the
+file's extension picks the format (WAV for any other).
+  --voice NAME         a voice in the voice folder, or ${BUILTIN_VOICE} (built in,
+                       needs no files); default: the service's default voice
+                       (TTS_DEFAULT_VOICE, else the built-in voice when that
+                       is not installed)
+  --voice-dir DIR      the voice folder (default: TTS_VOICE_DIR, else ./${DEFAULT_VOICE_DIR})
+  --speaker S          speaker id or name, for voices with several speakers
+  --length-scale X     slower when larger (0.1 to 5), and the other settings:
+  --noise-scale X, --noise-w X, --sentence-silence SECONDS
+                       the same ranges as POST /tts (see README)
+  -o, --output FILE    the file to write
+  -h, --help           show this help`
+
+const OPTIONS = {
+  voice: { type: 'string' },
+  'voice-dir': { type: 'string' },
+  speaker: { type: 'string' },
+  'length-scale': { type: 'string' },
+  'noise-scale': { type: 'string' },
+  'noise-w': { type: 'string' },
+  'sentence-silence': { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  help: { type: 'boolean', short: 'h' }
+} as const
 
 function numberFlag (value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined
@@ -23,56 +60,72 @@ function numberFlag (value: string | undefined, flag: string): number | undefine
   return parsed
 }
 
+/** Opened before any work, so a bad path fails at once and names the flag. */
+async function openOutput (path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'w')
+  } catch (error) {
+    throw new InvalidArgumentError(`${expectedMessage('a file path that can be written', '-o/--output', path)}: ${(error as Error).message}`)
+  }
+}
+
+async function speak (request: TtsRequest, config: ServiceConfig, voiceDir: string): Promise<Buffer> {
+  // The service's own folder scan: the same voices are installed, or left out.
+  const registry = new VoiceRegistry(voiceDir, createLogger('warn', process.stderr), config.rescanMs)
+  await registry.rescan()
+  const name = request.voice ?? defaultVoiceStatus(config, voice => registry.get(voice) !== undefined).effective
+  if (name === BUILTIN_VOICE) {
+    const settings = requestSettings(request, 'builtin')
+    const { binding, espeakSampleRate } = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+    const sentences = await synthesizeBuiltin(binding, request.text, settings, new AbortController().signal)
+    return encodeWav(joinSentences(sentences, silenceLength(espeakSampleRate, settings.sentenceSilence)), espeakSampleRate)
+  }
+  const installed = registry.get(assertVoiceName(name))
+  if (installed === undefined) throw new VoiceNotFoundError(name, [...registry.names(), BUILTIN_VOICE].sort(), voiceDir)
+  const settings = requestSettings(request, installed.config)
+  const voice = await PiperVoice.load(installed.modelPath, { config: installed.config, warmUp: false, ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+  try {
+    const result = await voice.synthesize(request.text, settings)
+    return encodeWav(result.pcm, result.sampleRate)
+  } finally {
+    voice.close()
+  }
+}
+
 export async function say (argv: string[], env: Env): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      voice: { type: 'string' },
-      'voice-dir': { type: 'string' },
-      speaker: { type: 'string' },
-      'length-scale': { type: 'string' },
-      'noise-scale': { type: 'string' },
-      'noise-w': { type: 'string' },
-      'sentence-silence': { type: 'string' },
-      output: { type: 'string', short: 'o' }
-    }
-  })
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS })
+  if (values.help === true) {
+    console.log(SAY_USAGE)
+    return 0
+  }
   const text = positionals.join(' ').trim()
   if (text === '') throw new InvalidArgumentError(expectedMessage('some text to speak', 'TEXT', text))
   if (values.output === undefined) throw new InvalidArgumentError(expectedMessage('an output file', '-o/--output', undefined))
   const config = loadServiceConfig(env)
-  const voiceDir = values['voice-dir'] ?? config.voiceDir
-  const name = values.voice ?? config.defaultVoice
+  const voiceDir = values['voice-dir'] === undefined ? config.voiceDir : resolve(values['voice-dir'])
   const speaker = values.speaker === undefined ? undefined : /^\d+$/.test(values.speaker) ? Number(values.speaker) : values.speaker
-  const overrides = {
-    lengthScale: numberFlag(values['length-scale'], '--length-scale'),
-    noiseScale: numberFlag(values['noise-scale'], '--noise-scale'),
-    noiseW: numberFlag(values['noise-w'], '--noise-w'),
-    sentenceSilence: numberFlag(values['sentence-silence'], '--sentence-silence'),
-    speaker
+  // The HTTP body's checks, on the flags turned into its fields.
+  const request = parseTtsRequest({
+    text,
+    voice: values.voice,
+    speaker,
+    length_scale: numberFlag(values['length-scale'], '--length-scale'),
+    noise_scale: numberFlag(values['noise-scale'], '--noise-scale'),
+    noise_w: numberFlag(values['noise-w'], '--noise-w'),
+    sentence_silence: numberFlag(values['sentence-silence'], '--sentence-silence')
+  }, config.maxTextLength)
+  const output = await openOutput(values.output)
+  let file: Uint8Array
+  try {
+    const wav = await speak(request, config, voiceDir)
+    file = await encodeWavFile(wav, formatForExtension(values.output) ?? 'wav')
+    await output.writeFile(file)
+  } catch (error) {
+    await output.close()
+    await rm(values.output, { force: true })
+    throw error
   }
-  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-  let wav: Buffer
-  if (name === BUILTIN_VOICE) {
-    const rate = espeakRate(overrides.lengthScale ?? 1)
-    const sentences: Int16Array[] = []
-    for (const sentence of splitSentences(text)) sentences.push(await runtime.binding.espeakSynthesize(sentence, 'en-us', rate))
-    const gap = silenceLength(runtime.espeakSampleRate, overrides.sentenceSilence ?? 0)
-    wav = encodeWav(joinSentences(sentences, gap), runtime.espeakSampleRate)
-  } else {
-    const files = voiceFiles(voiceDir, name)
-    if (!existsSync(files.model)) throw new VoiceNotFoundError(name, [])
-    const voice = await PiperVoice.load(files.model, { configPath: files.config, warmUp: false, ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-    try {
-      const result = await voice.synthesize(text, resolveSynthesisConfig(overrides, voice.config))
-      wav = encodeWav(result.pcm, result.sampleRate)
-    } finally {
-      voice.close()
-    }
-  }
-  const file = await encodeWavFile(wav, formatForExtension(values.output) ?? 'wav')
-  await writeFile(values.output, file)
+  await output.close()
   console.log(`wrote ${values.output} (${file.length} bytes)`)
   return 0
 }

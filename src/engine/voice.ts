@@ -5,7 +5,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { SynthesisCancelledError, VoiceLoadError } from '../errors.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
-import { DEFAULT_CHUNKING, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
+import { capPhonemes, DEFAULT_CHUNKING, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
 import { toTypedError, type NativeCancelToken, type NativeModelParts, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
 import { splitDecoder } from './onnx/decoder-split.js'
 import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
@@ -227,16 +227,23 @@ export class PiperVoice {
     return { pcm: floatToPcm16(samples), missingPhonemes: missing }
   }
 
-  /** Whole text, sentence by sentence on this thread, joined with silence. */
-  async synthesize (text: string, settings: SynthesisConfig, signal?: AbortSignal): Promise<SynthesisResult> {
-    const sentences = this.phonemize(text)
+  /** Whole text, sentence by sentence on this thread, joined with silence
+   * (what `chorus say` runs). */
+  async synthesize (text: string, settings: SynthesisConfig, signal?: AbortSignal, chunking: ChunkingSettings = DEFAULT_CHUNKING): Promise<SynthesisResult> {
+    const sentences = await this.phonemizeAsync(text)
     const pcm: Int16Array[] = []
     let missingPhonemes = 0
     for (const phonemes of sentences) {
-      if (signal?.aborted === true) throw new SynthesisCancelledError()
-      const audio = await this.synthesizeSentence(phonemes, settings, signal)
-      pcm.push(audio.pcm)
-      missingPhonemes += audio.missingPhonemes
+      // Bounded work per run, as in the service: pieces past the phoneme cap,
+      // chunks of the decoder; normalised over the whole sentence.
+      const pieces: Float32Array[] = []
+      for (const piece of capPhonemes(phonemes, chunking.maxPhonemes)) {
+        if (signal?.aborted === true) throw new SynthesisCancelledError()
+        const { ids, missing } = this.phonemeIds(piece)
+        pieces.push(await this.sentenceSamples(ids, settings, chunking, signal))
+        missingPhonemes += missing
+      }
+      pcm.push(floatToPcm16(concatSamples(pieces, n => new Float32Array(n))))
     }
     return {
       pcm: joinSentences(pcm, silenceLength(this.config.sampleRate, settings.sentenceSilence)),

@@ -2,7 +2,7 @@
 // environment once at start-up. A bad value stops the process with exit code
 // 2 and a message that names the variable (see cli.ts).
 
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
 import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
@@ -33,7 +33,7 @@ export interface ServiceConfig {
   maxConcurrentInferences: number
   /** A voice's idle workers beyond the first exit after this long; 0: never. */
   workerIdleMs: number
-  /** Voices to load at start-up: names, or '*' for every installed voice that fits. */
+  /** Voices to load at start-up: names, or '*' for every installed voice that fits; GET /ready waits for them. */
   preloadVoices: string[] | '*'
   /** Requests admitted at once (running or waiting); beyond it, 503. */
   maxPending: number
@@ -55,13 +55,24 @@ export interface ServiceConfig {
 }
 
 export const DEFAULT_VOICE = 'en_US-lessac-medium'
+/** Every command's voice folder when TTS_VOICE_DIR is unset, relative to the
+ * current directory: a project's own folder, never one at the filesystem
+ * root. The image sets TTS_VOICE_DIR=/voices. */
+export const DEFAULT_VOICE_DIR = 'voices/local'
 
-/** TTS_PRELOAD_VOICES: `*`, or voice names separated by commas (empty: none). */
+/** The voice names that become file names: a name, never a path. */
+function voiceName (read: EnvReader, name: string, fallback: string): string {
+  const value = read.string(name, fallback)
+  if (!isValidVoiceName(value)) throw new ConfigError(expectedMessage('a voice name like en_US-lessac-medium', name, value))
+  return value
+}
+
+/** TTS_PRELOAD_VOICES: `*`, or voice names separated by commas or spaces (empty: none). */
 function preloadList (read: EnvReader): string[] | '*' {
   const raw = read.string('TTS_PRELOAD_VOICES', '').trim()
   if (raw === '*') return '*'
   if (raw === '') return []
-  const names = raw.split(',').map(name => name.trim())
+  const names = raw.split(/[\s,]+/).filter(name => name !== '')
   if (!names.every(isValidVoiceName)) {
     throw new ConfigError(expectedMessage('voice names separated by commas (like en_US-lessac-medium,en_GB-alba-medium), or *', 'TTS_PRELOAD_VOICES', raw))
   }
@@ -79,8 +90,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
   return {
     host: read.string('TTS_HTTP_HOST', '0.0.0.0'),
     port: read.integer('TTS_HTTP_PORT', 8995, 0, 65535),
-    voiceDir: read.string('TTS_VOICE_DIR', '/voices'),
-    defaultVoice: read.string('TTS_DEFAULT_VOICE', DEFAULT_VOICE),
+    voiceDir: resolve(read.string('TTS_VOICE_DIR', DEFAULT_VOICE_DIR)),
+    defaultVoice: voiceName(read, 'TTS_DEFAULT_VOICE', DEFAULT_VOICE),
     defaultVoiceExplicit: read.has('TTS_DEFAULT_VOICE'),
     timeoutMs: read.number('TTS_TIMEOUT_SECONDS', 60, 0.1, 3600) * 1000,
     workersPerVoice: read.integer('TTS_WORKERS_PER_VOICE', CORES, 1, 256),

@@ -79,12 +79,14 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
         ? 'the default voice is not installed: requests without "voice" fail until it is'
         : 'the default voice is not installed: speaking with the built-in voice')
   }
+  // The default voice loads before the service listens; TTS_PRELOAD_VOICES
+  // after, in the background (GET /ready waits for both).
   const defaultVoice = registry.get(fallback.effective)
   if (defaultVoice !== undefined) {
     try {
       (await pools.acquire(defaultVoice)).release()
     } catch (error) {
-      log.error({ err: error, voice: defaultVoice.name }, 'the default voice failed to load')
+      log.error({ err: error, voice: fallback.effective }, 'the default voice failed to load')
     }
   }
 
@@ -92,13 +94,20 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   // Slow clients cannot hold a request open longer than synthesis may take.
   server.requestTimeout = config.timeoutMs + 5000
   server.headersTimeout = Math.min(60_000, server.requestTimeout)
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject)
-      resolve()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
+  } catch (error) {
+    // A busy port: the caller reports it, and no worker may keep the process alive.
+    registry.close()
+    await Promise.all([pools.close(), encoders.close()])
+    throw error
+  }
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`

@@ -1,19 +1,23 @@
 // Turns a checked TtsRequest into audio: picks the voice (default rules
-// included) and settings, then phonemizes on this thread, spreads the
-// sentences over the voice's workers in parallel and hands them back in order.
+// included) and settings, then phonemizes off the event loop, spreads the
+// sentences (and long sentences' decoder chunks) over the voice's workers
+// and hands them back in order (sentence-pipeline.ts).
 
 import type { Logger } from 'pino'
-import { resolveSynthesisConfig, type Runtime, type SynthesisConfig, LIMITS } from '../engine/index.js'
+import type { Runtime, SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync } from '../engine/phonemes.js'
-import { invalid, numberInRange } from '../validate.js'
 import { OverloadedError, VoiceBrokenError, VoiceNotFoundError } from '../errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ServiceConfig } from '../service/config.js'
 import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
 import type { InstalledVoice, VoiceRegistry } from '../voices/registry.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
+import { defaultVoiceStatus, type DefaultVoiceStatus } from './default-voice.js'
+import { requestSettings } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink } from './sentence-pipeline.js'
+
+export type { DefaultVoiceStatus }
 
 export type ResolvedVoice = { kind: 'piper', name: string, voice: InstalledVoice } | { kind: 'builtin', name: string }
 
@@ -25,12 +29,6 @@ export interface PreparedSynthesis {
 
 /** Receives streamed PCM in order; chunk 0 of a sentence starts it. */
 export type SentenceSink = ChunkSink
-
-export interface DefaultVoiceStatus {
-  configured: string
-  effective: string
-  installed: boolean
-}
 
 export class Synthesizer {
   private pendingCount = 0
@@ -53,14 +51,9 @@ export class Synthesizer {
     return [...this.registry.names(), BUILTIN_VOICE].sort()
   }
 
-  /** Which voice a request without `voice` gets. Without TTS_DEFAULT_VOICE set,
-   * a missing default falls back to the built-in voice; set explicitly, it
-   * does not (requests get "Voice model not found" until it is installed). */
+  /** Which voice a request without `voice` gets (see default-voice.ts). */
   defaultVoice (): DefaultVoiceStatus {
-    const configured = this.config.defaultVoice
-    const installed = configured === BUILTIN_VOICE || this.registry.get(configured) !== undefined
-    const effective = installed || this.config.defaultVoiceExplicit ? configured : BUILTIN_VOICE
-    return { configured, effective, installed }
+    return defaultVoiceStatus(this.config, name => this.registry.get(name) !== undefined)
   }
 
   resolveVoice (requested: string | undefined): ResolvedVoice {
@@ -80,28 +73,10 @@ export class Synthesizer {
    * Cheap: a cache hit is decided on what this returns. */
   prepare (request: TtsRequest): PreparedSynthesis {
     const voice = this.resolveVoice(request.voice)
-    const overrides = {
-      lengthScale: request.lengthScale,
-      noiseScale: request.noiseScale,
-      noiseW: request.noiseW,
-      sentenceSilence: request.sentenceSilence
-    }
     if (voice.kind === 'builtin') {
-      const settings: SynthesisConfig = {
-        lengthScale: request.lengthScale === undefined ? 1 : numberInRange(request.lengthScale, 'length_scale', LIMITS.lengthScale.min, LIMITS.lengthScale.max),
-        noiseScale: request.noiseScale === undefined ? 0 : numberInRange(request.noiseScale, 'noise_scale', LIMITS.noiseScale.min, LIMITS.noiseScale.max),
-        noiseW: request.noiseW === undefined ? 0 : numberInRange(request.noiseW, 'noise_w', LIMITS.noiseW.min, LIMITS.noiseW.max),
-        sentenceSilence: request.sentenceSilence === undefined ? 0 : numberInRange(request.sentenceSilence, 'sentence_silence', LIMITS.sentenceSilence.min, LIMITS.sentenceSilence.max),
-        speakerId: 0
-      }
-      if (request.speaker !== undefined && request.speaker !== 0) {
-        throw invalid('0 (the built-in voice has one speaker)', 'speaker', request.speaker)
-      }
-      return { voice, sampleRate: this.runtime.espeakSampleRate, settings }
+      return { voice, sampleRate: this.runtime.espeakSampleRate, settings: requestSettings(request, 'builtin') }
     }
-    const config = voice.voice.config
-    const settings = resolveSynthesisConfig({ ...overrides, speaker: request.speaker }, config)
-    return { voice, sampleRate: config.sampleRate, settings }
+    return { voice, sampleRate: voice.voice.config.sampleRate, settings: requestSettings(request, voice.voice.config) }
   }
 
   /** Admits one more request or refuses at once with 503. Call the returned

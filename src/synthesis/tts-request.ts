@@ -6,6 +6,11 @@ import { LIMITS } from '../engine/synthesis-config.js'
 import { InvalidJsonError, MissingTextError, TextTooLongError } from '../errors.js'
 import { expected, type ObjectSchema } from '../http/schema.js'
 import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
+import { assertVoiceName } from '../voices/voice-name.js'
+
+/** The voice may also come in this header, so a gateway can route on it
+ * without reading the body (README, Voice affinity). */
+export const VOICE_HEADER = 'X-Chorus-Voice'
 
 /** The body's fields as the OpenAPI document publishes them. The checks
  * below and in resolveSynthesisConfig (ranges from the same LIMITS) apply
@@ -49,8 +54,10 @@ function optionalNumber (body: Record<string, unknown>, field: string): number |
   return value
 }
 
-/** `streamParam` is the ?stream= query value, if any. */
-export function parseTtsRequest (body: unknown, maxTextLength: number, streamParam?: string): TtsRequest {
+/** `streamParam` is the ?stream= query value, `headerVoice` the
+ * X-Chorus-Voice header's, if any. A header and a body naming different
+ * voices are refused: the gateway routed on one, the body asks for another. */
+export function parseTtsRequest (body: unknown, maxTextLength: number, streamParam?: string, headerVoice?: string): TtsRequest {
   if (!isPlainObject(body)) throw new InvalidJsonError()
   if (typeof body.text !== 'string') throw new MissingTextError()
   const text = body.text.trim()
@@ -60,8 +67,15 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   for (const _ of text) length++
   if (length > maxTextLength) throw new TextTooLongError(length, maxTextLength)
 
-  const voice = body.voice
+  let voice = body.voice
   if (voice !== undefined && voice !== null && typeof voice !== 'string') throw invalid('a voice name (string)', 'voice', voice)
+  if (headerVoice !== undefined) {
+    assertVoiceName(headerVoice, VOICE_HEADER)
+    if (typeof voice === 'string' && voice !== '' && voice !== headerVoice) {
+      throw invalid(`the voice named by ${VOICE_HEADER} (${headerVoice}), or no voice`, 'voice', voice)
+    }
+    voice = headerVoice
+  }
   const speaker = body.speaker
   if (speaker !== undefined && speaker !== null && !isInteger(speaker) && typeof speaker !== 'string') {
     throw invalid('an integer speaker id or a speaker name', 'speaker', speaker)

@@ -325,12 +325,21 @@ async function ensureFolder (dir: string): Promise<void> {
   }
 }
 
+/** The error's message and its causes': fetch's own is only "fetch failed",
+ * the reason (a DNS failure, a refused connection, a bad certificate) is in
+ * its cause chain. */
 function reason (error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code
-  if (code === 'ENOENT') return 'file not found'
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause
-  const message = error instanceof Error ? error.message : String(error)
-  return typeof cause?.code === 'string' ? `${message} (${cause.code})` : message
+  if ((error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return 'file not found'
+  const parts: string[] = []
+  let current: unknown = error
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const message = current instanceof AggregateError && current.message === ''
+      ? current.errors.map(inner => inner instanceof Error ? inner.message : String(inner)).join('; ')
+      : current instanceof Error ? current.message : String(current)
+    if (message !== '' && !parts.includes(message)) parts.push(message)
+    current = (current as { cause?: unknown }).cause
+  }
+  return parts.join(': ')
 }
 
 function formatBytes (bytes: number): string {

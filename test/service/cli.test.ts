@@ -1,7 +1,8 @@
 // The `chorus` command as a user runs it: a child process.
 
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -12,11 +13,13 @@ import { testVoiceDir } from '../helpers/voices.js'
 
 const run = promisify(execFile)
 const BIN = join(PACKAGE_ROOT, 'src/bin.cts')
+// Absolute, so the command may run from any folder.
+const TSX = import.meta.resolve('tsx')
 
-async function chorus (args: string[], env: Record<string, string> = {}): Promise<{ code: number, stdout: string, stderr: string }> {
+async function chorus (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<{ code: number, stdout: string, stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000
+    const { stdout, stderr } = await run(process.execPath, ['--import', TSX, BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000, cwd
     })
     return { code: 0, stdout, stderr }
   } catch (error) {
@@ -50,7 +53,8 @@ t.test('bad configuration exits 2 naming the variable', async t => {
     [{ TTS_HTTP_PORT: '70000' }, /TTS_HTTP_PORT but received "70000"/],
     [{ TTS_TIMEOUT_SECONDS: '0' }, /Expected a number from 0.1 to 3600 for TTS_TIMEOUT_SECONDS but received "0"/],
     [{ TTS_WORKERS_PER_VOICE: '-1' }, /TTS_WORKERS_PER_VOICE/],
-    [{ TTS_LOG_LEVEL: 'loud' }, /Expected one of fatal, error, warn, info, debug, trace, silent for TTS_LOG_LEVEL but received "loud"/]
+    [{ TTS_LOG_LEVEL: 'loud' }, /Expected one of fatal, error, warn, info, debug, trace, silent for TTS_LOG_LEVEL but received "loud"/],
+    [{ TTS_DEFAULT_VOICE: '../x' }, /^chorus serve: Expected a voice name like en_US-lessac-medium for TTS_DEFAULT_VOICE but received "\.\.\/x" \(string\)\n$/]
   ]
   for (const [env, message] of cases) {
     const result = await chorus(['serve'], env)
@@ -75,6 +79,107 @@ t.test('usage errors exit 2', async t => {
   const missingVoice = await chorus(['say', 'hi', '--voice', 'en_US-nobody-medium', '-o', join(out, 'x.wav')], { TTS_VOICE_DIR: out })
   t.equal(missingVoice.code, 1)
   t.match(missingVoice.stderr, /Voice model not found: en_US-nobody-medium/)
+})
+
+// A line that works with `chorus say` works over HTTP, and the other way round.
+t.test('chorus say picks and checks the voice as the service does', async t => {
+  const empty = join(out, 'empty-voices')
+  await mkdir(empty)
+  const file = join(out, 'default.wav')
+  const fallback = await chorus(['say', 'No voice named.', '-o', file], { TTS_VOICE_DIR: empty })
+  t.equal(fallback.code, 0, 'without --voice and without the default voice installed: the built-in voice')
+  t.ok(parseWav(await readFile(file)).duration > 0.3)
+
+  const explicit = await chorus(['say', 'hi', '-o', file], { TTS_VOICE_DIR: empty, TTS_DEFAULT_VOICE: 'en_US-lessac-medium' })
+  t.equal(explicit.code, 1, 'an explicitly configured default that is missing is an error, as over HTTP')
+  t.match(explicit.stderr, /Voice model not found: en_US-lessac-medium/)
+
+  const slow = await chorus(['say', 'hi', '--voice', 'en_US-espeak-low', '--length-scale', '9', '-o', file])
+  t.equal(slow.code, 2)
+  t.match(slow.stderr, /Expected a number from 0\.1 to 5 for length_scale but received 9 \(number\)/)
+  const speaker = await chorus(['say', 'hi', '--voice', 'en_US-espeak-low', '--speaker', '2', '-o', file])
+  t.equal(speaker.code, 2)
+  t.match(speaker.stderr, /Expected 0 \(the built-in voice has one speaker\) for speaker but received 2 \(number\)/)
+  const piperSpeaker = await chorus(['say', 'hi', '--voice', 'en_GB-probemulti-medium', '--speaker', '109', '-o', file], { TTS_VOICE_DIR: await testVoiceDir() })
+  t.equal(piperSpeaker.code, 2)
+  t.match(piperSpeaker.stderr, /Expected an integer from 0 to 108 or a speaker name for speaker but received 109 \(number\)/)
+})
+
+t.test('"Voice model not found" names the folder searched and what is there', async t => {
+  const voices = await testVoiceDir()
+  const result = await chorus(['say', 'hi', '--voice', 'en_US-bench-medium', '-o', join(out, 'x.wav')], { TTS_VOICE_DIR: voices })
+  t.equal(result.code, 1)
+  t.match(result.stderr, `Voice model not found: en_US-bench-medium in ${voices}; available: `)
+  t.match(result.stderr, /available: .*en_GB-probemulti-medium, .*en_US-espeak-low/)
+})
+
+t.test('every command uses ./voices/local when TTS_VOICE_DIR is unset', async t => {
+  const project = join(out, 'project')
+  await mkdir(join(project, 'voices/local'), { recursive: true })
+  for (const suffix of ['.onnx', '.onnx.json']) {
+    await cp(join(await testVoiceDir(), `en_US-probe-medium${suffix}`), join(project, 'voices/local', `en_US-probe-medium${suffix}`))
+  }
+  const result = await chorus(['say', 'From the project folder.', '--voice', 'en_US-probe-medium', '-o', 'local.wav'], {}, project)
+  t.equal(result.code, 0, result.stderr)
+  t.ok(parseWav(await readFile(join(project, 'local.wav'))).dataBytes > 0)
+})
+
+t.test('an output path that cannot be written is a usage error naming -o, before any work', async t => {
+  const missingDir = await chorus(['say', 'hi', '--voice', 'en_US-espeak-low', '-o', join(out, 'no-such-dir', 'x.wav')])
+  t.equal(missingDir.code, 2)
+  t.match(missingDir.stderr, /Expected a file path that can be written for -o\/--output but received ".*no-such-dir\/x\.wav" \(string\): ENOENT/)
+  const directory = await chorus(['say', 'hi', '--voice', 'en_US-espeak-low', '-o', out])
+  t.equal(directory.code, 2)
+  t.match(directory.stderr, /for -o\/--output .*EISDIR/)
+  t.notMatch(missingDir.stderr + directory.stderr, /\n\s+at /, 'no stack trace')
+})
+
+t.test('--help on every command prints its usage and exits 0 without starting anything', async t => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--help'], /^usage: chorus <command>/],
+    [['serve', '--help'], /^usage: chorus serve\n/],
+    [['say', '--help'], /^usage: chorus say TEXT/],
+    [['voices', '--help'], /^usage: chorus voices install-bundled/],
+    [['tools', '--help'], /^Usage: chorus tools/],
+    [['spawner', '--help'], /^Usage: chorus spawner/],
+    [['bench', '--help'], /^Usage: chorus bench/]
+  ]
+  for (const [args, usage] of cases) {
+    // A busy port would make a started server fail, so "exit 0" proves none started.
+    const result = await chorus(args, { TTS_HTTP_PORT: '1', TOOLS_HTTP_PORT: '1' })
+    t.equal(result.code, 0, args.join(' '))
+    t.match(result.stdout, usage, args.join(' '))
+  }
+  const bad = await chorus(['voices', 'install-everything'])
+  t.equal(bad.code, 2)
+  t.match(bad.stderr, /Expected the subcommand install-bundled for chorus voices but received "install-everything" \(string\)/)
+})
+
+t.test('ONNX Runtime\'s telemetry is off: no device id or event store in the home folder', async t => {
+  const home = join(out, 'home')
+  await mkdir(home)
+  const result = await chorus(['say', 'Hi.', '--voice', 'en_GB-probemulti-medium', '-o', join(out, 'telemetry.wav')], { HOME: home, TTS_VOICE_DIR: await testVoiceDir() })
+  t.equal(result.code, 0, result.stderr)
+  t.same(await readdir(home), [], 'nothing written under HOME')
+  t.notMatch(result.stderr, /telemetry/)
+})
+
+t.test('--version prints the package version', async t => {
+  const { version } = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+  const result = await chorus(['--version'])
+  t.equal(result.code, 0)
+  t.equal(result.stdout, `${version}\n`)
+})
+
+t.test('a busy port is a clear start-up error naming TTS_HTTP_PORT, not a stack trace', async t => {
+  const blocker = createServer()
+  await new Promise<void>(resolve => blocker.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => blocker.close())
+  const { port } = blocker.address() as { port: number }
+  const result = await chorus(['serve'], { TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: String(port), TTS_VOICE_DIR: join(out, 'empty-voices'), TTS_LOG_LEVEL: 'error' })
+  t.equal(result.code, 2)
+  t.match(result.stderr, `chorus serve: Cannot listen on 127.0.0.1:${port}: the port is in use by another process; stop it or set TTS_HTTP_PORT to a free port`)
+  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace')
 })
 
 t.test('chorus serve stops gracefully on SIGTERM with exit code 0', async t => {

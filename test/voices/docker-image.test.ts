@@ -22,7 +22,7 @@ function isIgnored (path: string): boolean {
 }
 
 t.test('what the build reads is in the build context', async t => {
-  const needed = ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'CMakeLists.txt', 'LICENSE',
+  const needed = ['package.json', 'package-lock.json', 'tsconfig.json', 'CMakeLists.txt', 'LICENSE',
     'scripts/fetch-native-deps.sh', 'scripts/build-espeak.sh', 'scripts/fetch-voices.ts', 'scripts/docker-entrypoint.sh',
     'native', 'src/cli.ts', 'src/voices/fetch.ts', 'voices/catalog.json']
   for (const path of needed) {
@@ -57,4 +57,21 @@ t.test('stages, entrypoint, port and volume agree with the code', async t => {
   t.match(dockerfile, /^USER 10001:10001$/m)
   t.match(dockerfile, /^HEALTHCHECK .*\n\s+CMD \["node", "-e", ".*\/health.*"\]$/m)
   t.match(dockerfile, /node dist\/scripts\/fetch-voices\.js --dest /)
+  t.match(dockerfile, /^COPY --from=build --chmod=0755 \/app\/scripts\/tools-entrypoint\.sh \.\/scripts\/tools-entrypoint\.sh$/m)
+})
+
+t.test('offline and custom-voice builds reach fetch-voices', async t => {
+  t.match(dockerfile, /^ARG VOICES_MIRROR=""$/m)
+  t.match(dockerfile, /^ARG VOICES_CATALOG=""$/m)
+  t.match(dockerfile, /\$\{VOICES_MIRROR:\+--mirror "\$VOICES_MIRROR"\} \$\{VOICES_CATALOG:\+--catalog "\$VOICES_CATALOG"\} \$BUNDLED_VOICES/)
+  // Both flags exist in the script the build runs.
+  const script = await readFile(join(PACKAGE_ROOT, 'scripts/fetch-voices.ts'), 'utf8')
+  t.match(script, /mirror: \{ type: 'string' \}/)
+  t.match(script, /catalog: \{ type: 'string' \}/)
+})
+
+t.test('the build skips onnxruntime-node\'s GPU download and the runtime has ONNX Runtime\'s telemetry off', async t => {
+  t.match(dockerfile, /env ONNXRUNTIME_NODE_INSTALL=skip .*\n\s+npm ci/)
+  t.match(dockerfile, /ORT_DISABLE_TELEMETRY=1/)
+  t.ok(ignored.includes('deploy'), 'env files with secrets stay out of the build context')
 })

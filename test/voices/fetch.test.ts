@@ -248,11 +248,11 @@ t.test('over HTTP', async t => {
     t.same(await listing(dest), [])
   })
 
-  t.test('a refused connection is a download error', async t => {
+  t.test('a refused connection is a download error that says what failed, not only "fetch failed"', async t => {
     const closed = await serveMirror(mirror.dir)
     await closed.close()
     await t.rejects(fetchVoices(['en_US-good-medium'], options({ baseUrl: closed.baseUrl, retries: 0 })), {
-      code: 'ERR_VOICE_DOWNLOAD', message: /^GET http:\/\/127\.0\.0\.1:\d+\/.* failed: .*ECONNREFUSED/
+      code: 'ERR_VOICE_DOWNLOAD', message: /^GET http:\/\/127\.0\.0\.1:\d+\/.* failed: fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/
     })
   })
 })

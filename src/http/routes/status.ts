@@ -1,8 +1,10 @@
-// GET /health and GET /voices.
+// GET /health (liveness), GET /ready (readiness, see service/readiness.ts) and GET /voices.
 
 import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
+import { NotReadyError } from '../../errors.js'
+import { checkReadiness, requiredVoices } from '../../service/readiness.js'
 import { describeBrokenVoices, describeVoices } from '../../service/voice-info.js'
 
 export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
@@ -24,6 +26,12 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
       voice_memory: { budget_bytes: deps.pools.budgetBytes, used_bytes: deps.pools.usedBytes },
       pending_requests: deps.synthesizer.pending
     }
+  })
+  router.get('ready', '/ready', ctx => {
+    ctx.state.route = '/ready'
+    const missing = checkReadiness(deps)
+    if (missing.length > 0) throw new NotReadyError(missing)
+    ctx.body = { status: 'ready', voices: requiredVoices(deps) }
   })
   router.get('voices', '/voices', ctx => {
     ctx.state.route = '/voices'

@@ -11,7 +11,7 @@ import { formatForAccept } from '../../audio/formats.js'
 import { encodeWavSentences, pcmBytes, silenceLength, UNKNOWN_LENGTH, wavHeader } from '../../engine/index.js'
 import { cacheKey, type CachedAudio } from '../../synthesis/phrase-cache.js'
 import type { PreparedSynthesis } from '../../synthesis/synthesizer.js'
-import { parseTtsRequest, type TtsRequest } from '../../synthesis/tts-request.js'
+import { parseTtsRequest, VOICE_HEADER, type TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
 import { readJsonBody, textBodyLimit } from '../json-body.js'
@@ -88,7 +88,8 @@ export function ttsRoutes (deps: ServiceDeps): Router<ChorusState> {
     ctx.state.route = '/tts'
     const body = await readJsonBody(ctx, textBodyLimit(config.maxTextLength))
     const stream = typeof ctx.query.stream === 'string' ? ctx.query.stream : undefined
-    const request = parseTtsRequest(body, config.maxTextLength, stream)
+    const headerVoice = ctx.get(VOICE_HEADER)
+    const request = parseTtsRequest(body, config.maxTextLength, stream, headerVoice === '' ? undefined : headerVoice)
     const prepared = synthesizer.prepare(request)
     const format = request.format ?? formatForAccept(ctx.get('Accept')) ?? 'wav'
     if (format !== 'wav') {

@@ -1,0 +1,87 @@
+// The `chorus` command as a user gets it: `npm pack`, the tarball installed
+// into a scratch prefix, and the installed bin run as an executable (its
+// shebang, its mode) from a PATH that holds node, npm and a shell and
+// nothing else. Without cmake, a compiler or apt-get on that PATH, a
+// successful install proves the package carries a working addon and the
+// espeak-ng data, and that Chorus's install script (which npm runs for a
+// dependency) takes its prebuilt path. The scratch project denies
+// onnxruntime-node's install script as the README tells operators to (it
+// downloads GPU files from a host this machine cannot reach). It does not
+// prove a build from source: `npm install` in a clone (CI's first command)
+// does.
+// Slow (tsc, a full dependency install): run by `npm run test:slow`.
+
+import { execFile } from 'node:child_process'
+import { realpathSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { parseWav } from '../../src/engine/index.js'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
+
+const run = promisify(execFile)
+
+const scratch = await mkdtemp(join(tmpdir(), 'chorus-installed-'))
+t.teardown(() => rm(scratch, { recursive: true, force: true }))
+const bin = join(scratch, 'bin')
+const prefix = join(scratch, 'prefix')
+const chorus = join(prefix, 'node_modules/.bin/chorus')
+const env = { PATH: bin, HOME: process.env.HOME ?? scratch }
+let packedFiles: string[] = []
+let installLog = ''
+
+// Set-up inside before(): tap ends a file's root test (and runs its
+// teardown) when its queue drains, which a long top-level await would allow.
+t.before(async () => {
+  // A PATH with only what an install needs from the system.
+  await mkdir(bin)
+  for (const tool of ['node', 'npm', 'sh', 'bash']) {
+    const found = (await run('sh', ['-c', `command -v ${tool}`])).stdout.trim()
+    await symlink(realpathSync(found), join(bin, tool))
+  }
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: PACKAGE_ROOT, maxBuffer: 64 * 1024 * 1024 })
+  const [{ filename, files }] = JSON.parse(packed.stdout) as Array<{ filename: string, files: Array<{ path: string }> }>
+  packedFiles = files.map(file => file.path)
+  await mkdir(prefix)
+  await writeFile(join(prefix, 'package.json'), JSON.stringify({ name: 'scratch', private: true, allowScripts: { 'onnxruntime-node': false } }))
+  const installed = await run('npm', ['install', '--foreground-scripts', '--prefer-offline', '--no-audit', '--no-fund', join(scratch, filename)], {
+    cwd: prefix, env, maxBuffer: 64 * 1024 * 1024
+  })
+  installLog = installed.stdout + installed.stderr
+})
+
+t.test('the tarball carries the built addon, the espeak-ng data and the compiled CLI, not the tests', async t => {
+  const paths = new Set(packedFiles)
+  for (const path of ['build/Release/chorus_native.node', 'native/third_party/espeak-ng-data/phontab', 'dist/src/bin.cjs', 'voices/catalog.json', 'LICENSE']) {
+    t.ok(paths.has(path), path)
+  }
+  t.notOk(packedFiles.some(path => path.startsWith('test/') || path.startsWith('dist/test/')), 'no tests')
+  t.notOk(packedFiles.some(path => path.startsWith('native/third_party/downloads')), 'no third-party downloads')
+})
+
+t.test('installing needs no compiler: the install script uses the shipped addon', async t => {
+  t.match(installLog, /chorus: using the prebuilt native addon shipped in the package/)
+})
+
+t.test('the installed bin is an executable node script', async t => {
+  const target = realpathSync(chorus)
+  t.equal((await readFile(target, 'utf8')).split('\n')[0], '#!/usr/bin/env node')
+  t.ok(((await stat(target)).mode & 0o111) !== 0, 'executable')
+})
+
+t.test('chorus --help', async t => {
+  const { stdout } = await run(chorus, ['--help'], { cwd: scratch, env })
+  t.match(stdout, /^usage: chorus <command>/)
+  t.match(stdout, /serve/)
+  t.match(stdout, /say TEXT/)
+})
+
+t.test('chorus say speaks with the built-in voice', async t => {
+  const { stdout } = await run(chorus, ['say', 'Hello.', '--voice', 'en_US-espeak-low', '-o', 'x.wav'], { cwd: scratch, env })
+  t.match(stdout, /wrote x\.wav/)
+  const wav = parseWav(await readFile(join(scratch, 'x.wav')))
+  t.equal(wav.channels, 1)
+  t.ok(wav.duration > 0.3, `${wav.duration} s of audio`)
+})
