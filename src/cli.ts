@@ -28,7 +28,10 @@ export async function main (argv: string[]): Promise<number | undefined> {
       case 'voices': return await (await import('./commands/voices.js')).voices(rest, process.env)
       case 'tools': return await (await import('./tools/cli.js')).runToolsCommand(rest)
       case 'spawner': return await (await import('./spawner/cli.js')).runSpawnerCommand(rest)
-      case 'bench': return await (await import('./bench/cli.js')).runBenchCommand(rest)
+      case 'bench': {
+        const bench = await import('./bench/cli.js')
+        return await bench.runBenchCommand(rest, bench.processIo(process.env))
+      }
       case undefined:
       case '--help':
       case 'help':

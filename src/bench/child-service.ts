@@ -10,7 +10,7 @@ import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { ChorusError } from '../errors.js'
-import type { Env } from '../service/env.js'
+import type { Env } from '../shared/config-values.js'
 
 // From TypeScript sources (tests) the entry point needs tsx, as the workers do.
 const FROM_SOURCES = import.meta.url.endsWith('.ts')

@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { loadServiceConfig } from '../service/config.js'
-import type { Env } from '../service/env.js'
+import type { Env } from '../shared/config-values.js'
 import { createLogger } from '../service/logger.js'
 import { startService } from '../service/server.js'
 import { ChorusError, ConfigError } from '../errors.js'
