@@ -32,7 +32,7 @@ export async function startInProcess (options: InProcessOptions): Promise<InProc
   const config = loadServiceConfig({
     ...options.env,
     // Per-request info lines would cost the shared event loop at high rates.
-    TTS_LOG_LEVEL: options.env.TTS_LOG_LEVEL ?? 'warn',
+    CHORUS_LOG_LEVEL: options.env.CHORUS_LOG_LEVEL ?? options.env.TTS_LOG_LEVEL ?? 'warn',
     ...options.overrides,
     TTS_HTTP_HOST: '127.0.0.1',
     TTS_HTTP_PORT: '0',

@@ -8,6 +8,7 @@ import { PACKAGE_ROOT } from '../package-root.js'
 import { ConfigError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
+import { envSetting, logLevelSetting } from '../shared/config-values.js'
 import { CORES, EnvReader, type Env } from './env.js'
 import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
 
@@ -91,7 +92,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     installBundled: read.oneOf('CHORUS_INSTALL_BUNDLED', '1', ['0', '1']) === '1',
     rescanMs: read.number('TTS_VOICE_RESCAN_SECONDS', 5, 0.1, 3600) * 1000,
     cacheBytes,
-    logLevel: read.oneOf('TTS_LOG_LEVEL', 'info', LOG_LEVELS),
+    // CHORUS_LOG_LEVEL for every server; the deprecated TTS_LOG_LEVEL still works and yields to it when both are set.
+    logLevel: logLevelSetting(envSetting(env, 'CHORUS_LOG_LEVEL', 'TTS_LOG_LEVEL')),
     chunking: {
       chunkFrames: read.integer('TTS_DECODER_CHUNK_FRAMES', DEFAULT_CHUNKING.chunkFrames, 16, 4096),
       marginFrames: read.integer('TTS_DECODER_MARGIN_FRAMES', DEFAULT_CHUNKING.marginFrames, 0, 256),
