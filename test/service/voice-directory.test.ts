@@ -34,7 +34,7 @@ t.test('dropping a voice in adds it; removing it takes it away, without a restar
   const gone = await postTts(service.url, { text: 'Olá.', voice: 'pt_BR-probe-medium' })
   t.equal(gone.status, 400)
   t.equal(gone.json.error, 'Voice model not found: pt_BR-probe-medium')
-  await until('the pool to unload', async () => !service.deps.pools.isLoaded('pt_BR-probe-medium'))
+  await until('the pool to unload', async () => service.deps.pools.state('pt_BR-probe-medium') === 'unloaded')
 })
 
 t.test('requests already running on a removed voice finish', async t => {
