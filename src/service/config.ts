@@ -8,11 +8,9 @@ import { PACKAGE_ROOT } from '../package-root.js'
 import { ConfigError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
-import { envSetting, logLevelSetting } from '../shared/config-values.js'
-import { CORES, EnvReader, type Env } from './env.js'
+import { envSetting, logLevelSetting, type Env, type LogLevel } from '../shared/config-values.js'
+import { CORES, EnvReader } from './env.js'
 import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 export interface ServiceConfig {
   host: string
@@ -43,7 +41,7 @@ export interface ServiceConfig {
   installBundled: boolean
   rescanMs: number
   cacheBytes: number
-  logLevel: typeof LOG_LEVELS[number]
+  logLevel: LogLevel
   /** Bounds on one run's work: decoder chunks and phonemes per encoder run. */
   chunking: ChunkingSettings
   ortLibrary?: string
