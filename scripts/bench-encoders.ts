@@ -10,7 +10,7 @@ import type { EncoderFactory } from '../src/audio/encoder.js'
 import { AUDIO_FORMATS, FORMAT_INFO } from '../src/audio/formats.js'
 import { Resampler } from '../src/audio/resampler.js'
 import { initRuntime } from '../src/engine/index.js'
-import { median } from './lib/stats.js'
+import { median } from '../src/bench/stats.js'
 
 const { values: flags } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, repeats: { type: 'string', default: '3' } } })
 const seconds = Number(flags.seconds)

@@ -69,7 +69,7 @@ async function main (argv: string[]): Promise<number> {
   }
   await mkdir(config.outDir, { recursive: true })
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-  const tts = await startTtsChild(config.voiceDir, voices[0].name, join(config.outDir, `soak-${stamp}-tts.log`))
+  const tts = await startTtsChild(process.env, config.voiceDir, voices[0].name, join(config.outDir, `soak-${stamp}-tts.log`))
   let host: HostChild | undefined
   try {
     host = await startHostChild(join(config.outDir, `soak-${stamp}-tools.log`))

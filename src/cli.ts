@@ -36,9 +36,12 @@ export async function main (argv: string[]): Promise<number | undefined> {
       case 'serve': return await (await import('./commands/serve.js')).serve(rest, process.env)
       case 'say': return await (await import('./commands/say.js')).say(rest, process.env)
       case 'voices': return await (await import('./commands/voices.js')).voices(rest, process.env)
-      case 'tools': return await (await import('./tools/cli.js')).runToolsCommand(rest)
-      case 'spawner': return await (await import('./spawner/cli.js')).runSpawnerCommand(rest)
-      case 'bench': return await (await import('./bench/cli.js')).runBenchCommand(rest)
+      case 'tools': return await (await import('./tools/cli.js')).runToolsCommand(rest, { env: process.env })
+      case 'spawner': return await (await import('./spawner/cli.js')).runSpawnerCommand(rest, { env: process.env })
+      case 'bench': {
+        const bench = await import('./bench/cli.js')
+        return await bench.runBenchCommand(rest, bench.processIo(process.env))
+      }
       case '--version':
         console.log(version())
         return 0

@@ -10,7 +10,7 @@ import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { ChorusError } from '../errors.js'
-import type { Env } from '../service/env.js'
+import type { Env } from '../shared/config-values.js'
 
 // From TypeScript sources (tests) the entry point needs tsx, as the workers do.
 const FROM_SOURCES = import.meta.url.endsWith('.ts')
@@ -26,7 +26,7 @@ export interface ChildService {
 
 export async function startChildService (env: Env, overrides: Record<string, string>, logFile: string): Promise<ChildService> {
   const child = spawn(process.execPath, [...(FROM_SOURCES ? ['--import', 'tsx'] : []), BIN, 'serve'], {
-    env: { ...env, ...overrides, TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', TTS_LOG_LEVEL: 'info' },
+    env: { ...env, ...overrides, TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', CHORUS_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   const log = createWriteStream(logFile, { flags: 'a' })

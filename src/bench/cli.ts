@@ -9,10 +9,12 @@ import { ChorusError, ConfigError } from '../errors.js'
 import { compareResults } from './compare.js'
 import { parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
 import { runFleet } from './fleet.js'
-import { processIo, type BenchIo } from './io.js'
+import type { BenchIo } from './io.js'
 import { readResults } from './results.js'
 import { runSweep } from './run.js'
 import { runTargets } from './targets.js'
+
+export { processIo } from './io.js'
 
 export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
        chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
@@ -56,7 +58,7 @@ Output:
   --scrape-interval S       /metrics sampling (default 1)
 `
 
-export async function runBenchCommand (argv: string[], io: BenchIo = processIo()): Promise<number> {
+export async function runBenchCommand (argv: string[], io: BenchIo): Promise<number> {
   const [first, ...rest] = argv
   try {
     switch (first) {

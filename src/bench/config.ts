@@ -1,11 +1,18 @@
-// `chorus bench` flags → one typed configuration, checked once here. A bad
-// flag is a ConfigError (exit code 2) in the project's one message format:
+// `chorus bench` flags → one typed configuration, checked once here with the
+// shared kit's reader (the same flag parsing, trimming and messages as
+// `chorus tools` and `chorus spawner`). A bad flag is a ConfigError (exit
+// code 2) in the project's one message format:
 //   Expected <what> for <flag> but received <value> (<type>)
+// Synthesis options take the engine's own LIMITS, so the harness cannot
+// accept a value the service would refuse, or refuse one it accepts.
 
 import { resolve } from 'node:path'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ConfigError } from '../errors.js'
+import { LIMITS } from '../engine/synthesis-config.js'
 import { CORES } from '../service/env.js'
+import {
+  configError, integerSetting, numberSetting, parseCommandLine, parseFlags, pickSetting, type FlagSpecs, type FlagValues, type Setting
+} from '../shared/config-values.js'
 import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import { BENCH_FORMATS, type BenchFormat } from './audio-meter.js'
@@ -13,8 +20,6 @@ import type { Arrivals } from './open-loop.js'
 import type { Endpoint, LoadModel } from './results.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'
 
-type Options = NonNullable<ParseArgsConfig['options']>
-type Values = Record<string, string | boolean | undefined>
 
 /** A closed-loop concurrency, an open-loop rate, or a share of the ceiling turned into a rate. */
 export type LoadLevel =
@@ -97,7 +102,7 @@ const DEFAULTS = {
 /** More copies than this would measure the disk, not the fleet. */
 export const MAX_VOICE_COPIES = 64
 
-const RUN_OPTIONS: Options = {
+const RUN_OPTIONS: FlagSpecs = {
   url: { type: 'string' },
   voices: { type: 'string' },
   voice: { type: 'string' },
@@ -132,7 +137,7 @@ const RUN_OPTIONS: Options = {
   help: { type: 'boolean' }
 }
 
-const TARGETS_OPTIONS: Options = {
+const TARGETS_OPTIONS: FlagSpecs = {
   voices: { type: 'string' },
   voice: { type: 'string' },
   seed: { type: 'string' },
@@ -143,7 +148,7 @@ const TARGETS_OPTIONS: Options = {
   help: { type: 'boolean' }
 }
 
-const FLEET_OPTIONS: Options = {
+const FLEET_OPTIONS: FlagSpecs = {
   voices: { type: 'string' },
   voice: { type: 'string' },
   count: { type: 'string' },
@@ -157,56 +162,42 @@ const FLEET_OPTIONS: Options = {
   help: { type: 'boolean' }
 }
 
-/** parseArgs in strict mode; its own errors (unknown flag, missing value) become ConfigErrors. */
-function parseFlags (argv: readonly string[], options: Options, positionals = false): { values: Values, positionals: string[] } {
-  try {
-    // No option is declared `multiple`, so every value is a string or a boolean.
-    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals })
-    return { values: parsed.values as Values, positionals: parsed.positionals }
-  } catch (error) {
-    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) throw new ConfigError((error as Error).message)
-    throw error
-  }
-}
-
 function fail (what: string, flag: string, value: unknown): never {
   throw new ConfigError(expectedMessage(what, flag, value))
 }
 
 const DECIMAL = /^\d+(?:\.\d+)?$/
 
-function number (values: Values, flag: string, min: number, max: number, fallback: number): number
-function number (values: Values, flag: string, min: number, max: number, fallback: null): number | null
-function number (values: Values, flag: string, min: number, max: number, fallback: number | null): number | null {
-  const raw = values[flag]
-  if (typeof raw !== 'string') return fallback
-  const value = DECIMAL.test(raw) ? Number(raw) : Number.NaN
-  if (!(value >= min && value <= max)) fail(`a number from ${min} to ${max}`, `--${flag}`, raw)
-  return value
+/** A flag's value, trimmed by the shared kit's one rule; undefined when not given. */
+function flag (values: FlagValues, name: string): Setting | undefined {
+  return pickSetting(values, name, {}, [])
 }
 
-function integer (values: Values, flag: string, min: number, max: number, fallback: number): number
-function integer (values: Values, flag: string, min: number, max: number, fallback: null): number | null
-function integer (values: Values, flag: string, min: number, max: number, fallback: number | null): number | null {
-  const raw = values[flag]
-  if (typeof raw !== 'string') return fallback
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) fail(`an integer from ${min} to ${max}`, `--${flag}`, raw)
-  return value
+function number<F extends number | null> (values: FlagValues, name: string, min: number, max: number, fallback: F): number | F {
+  return numberSetting(flag(values, name), min, max, fallback)
 }
 
-function oneOf<T extends string> (values: Values, flag: string, allowed: readonly T[], fallback: T): T {
-  const raw = values[flag]
-  if (typeof raw !== 'string') return fallback
-  if (!allowed.includes(raw as T)) fail(`one of ${allowed.join(', ')}`, `--${flag}`, raw)
-  return raw as T
+function integer<F extends number | null> (values: FlagValues, name: string, min: number, max: number, fallback: F): number | F {
+  return integerSetting(flag(values, name), min, max, fallback)
 }
 
-function string (values: Values, flag: string): string | null {
-  const raw = values[flag]
-  if (typeof raw !== 'string') return null
-  if (raw.trim() === '') fail('a non-empty value', `--${flag}`, raw)
-  return raw
+/** A synthesis option, within the engine's own accepted range. */
+function synthesisNumber (values: FlagValues, name: string, range: { min: number, max: number }): number | undefined {
+  return number(values, name, range.min, range.max, null) ?? undefined
+}
+
+function oneOf<T extends string> (values: FlagValues, name: string, allowed: readonly T[], fallback: T): T {
+  const setting = flag(values, name)
+  if (setting === undefined) return fallback
+  if (!allowed.includes(setting.value as T)) throw configError(`one of ${allowed.join(', ')}`, setting)
+  return setting.value as T
+}
+
+function string (values: FlagValues, name: string): string | null {
+  const setting = flag(values, name)
+  if (setting === undefined) return null
+  if (setting.value === '') throw configError('a non-empty value', setting)
+  return setting.value
 }
 
 /** `en_US-a-medium:3,en_GB-b-medium:1` → names with weights (default 1). */
@@ -230,7 +221,7 @@ function list<T> (raw: string, flag: string, what: string, item: (part: string) 
   return items as T[]
 }
 
-function loadLevels (values: Values, endpoint: Endpoint): { model: LoadModel, levels: LoadLevel[] } {
+function loadLevels (values: FlagValues, endpoint: Endpoint): { model: LoadModel, levels: LoadLevel[] } {
   const concurrency = string(values, 'concurrency')
   const rate = string(values, 'rate')
   if (concurrency !== null && rate !== null) fail('either --concurrency or --rate, not both', '--rate', rate)
@@ -254,16 +245,16 @@ function loadLevels (values: Values, endpoint: Endpoint): { model: LoadModel, le
   return { model: 'closed', levels: counts.map(value => ({ kind: 'concurrency', value })) }
 }
 
-function synthesisParams (values: Values): SynthesisParams {
+function synthesisParams (values: FlagValues): SynthesisParams {
   const speakerRaw = string(values, 'speaker')
   let speaker: number | string | undefined
   if (speakerRaw !== null) speaker = /^\d+$/.test(speakerRaw) ? Number(speakerRaw) : speakerRaw
   const params: SynthesisParams = {
     speaker,
-    lengthScale: number(values, 'length-scale', 0.1, 5, null) ?? undefined,
-    noiseScale: number(values, 'noise-scale', 0, 2, null) ?? undefined,
-    noiseW: number(values, 'noise-w', 0, 2, null) ?? undefined,
-    sentenceSilence: number(values, 'sentence-silence', 0, 10, null) ?? undefined
+    lengthScale: synthesisNumber(values, 'length-scale', LIMITS.lengthScale),
+    noiseScale: synthesisNumber(values, 'noise-scale', LIMITS.noiseScale),
+    noiseW: synthesisNumber(values, 'noise-w', LIMITS.noiseW),
+    sentenceSilence: synthesisNumber(values, 'sentence-silence', LIMITS.sentenceSilence)
   }
   // Unset fields stay out of results.json and of request bodies.
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined))
@@ -274,7 +265,7 @@ function timestamp (): string {
 }
 
 export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
-  const { values } = parseFlags(argv, RUN_OPTIONS)
+  const values = parseFlags(argv, RUN_OPTIONS, 'bench')
   if (values.help === true) return 'help'
   const url = string(values, 'url')
   if (url !== null && !/^http:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(url)) fail('an http:// URL like http://127.0.0.1:8995', '--url', url)
@@ -333,7 +324,7 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
 }
 
 export function parseTargetsConfig (argv: readonly string[]): TargetsConfig | 'help' {
-  const { values } = parseFlags(argv, TARGETS_OPTIONS)
+  const values = parseFlags(argv, TARGETS_OPTIONS, 'bench targets')
   if (values.help === true) return 'help'
   const voiceDir = string(values, 'voices')
   if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
@@ -352,7 +343,7 @@ export function parseTargetsConfig (argv: readonly string[]): TargetsConfig | 'h
 }
 
 export function parseFleetConfig (argv: readonly string[]): FleetConfig | 'help' {
-  const { values } = parseFlags(argv, FLEET_OPTIONS)
+  const values = parseFlags(argv, FLEET_OPTIONS, 'bench fleet')
   if (values.help === true) return 'help'
   const voiceDir = string(values, 'voices')
   if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
@@ -376,7 +367,7 @@ export function parseFleetConfig (argv: readonly string[]): FleetConfig | 'help'
 
 /** `chorus bench compare a.json b.json`: exactly two files, no flags but --help. */
 export function parseCompareArgs (argv: readonly string[]): { a: string, b: string } | 'help' {
-  const { values, positionals } = parseFlags(argv, { help: { type: 'boolean' } }, true)
+  const { values, positionals } = parseCommandLine(argv, { help: { type: 'boolean' } }, 'bench compare', true)
   if (values.help === true) return 'help'
   if (positionals.length !== 2) fail('two results.json files', 'chorus bench compare', positionals)
   return { a: positionals[0], b: positionals[1] }

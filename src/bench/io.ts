@@ -1,8 +1,10 @@
-// Where a bench command reads its environment and writes its output;
-// the process's own by default, replaceable in tests.
+// Where a bench command reads its environment and writes its output:
+// the process's own when run as `chorus bench`, replaceable in tests. The
+// environment is handed in by the entry point (src/cli.ts), the one place
+// that reads process.env.
 
 import type { Writable } from 'node:stream'
-import type { Env } from '../service/env.js'
+import type { Env } from '../shared/config-values.js'
 
 export interface BenchIo {
   env: Env
@@ -12,6 +14,7 @@ export interface BenchIo {
   stderrIsTTY: boolean
 }
 
-export function processIo (): BenchIo {
-  return { env: process.env, stdout: process.stdout, stderr: process.stderr, stderrIsTTY: process.stderr.isTTY === true }
+/** The process's own output streams, with the environment the entry point read. */
+export function processIo (env: Env): BenchIo {
+  return { env, stdout: process.stdout, stderr: process.stderr, stderrIsTTY: process.stderr.isTTY === true }
 }

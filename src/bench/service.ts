@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { loadServiceConfig } from '../service/config.js'
-import type { Env } from '../service/env.js'
+import type { Env } from '../shared/config-values.js'
 import { createLogger } from '../service/logger.js'
 import { startService } from '../service/server.js'
 import { ChorusError, ConfigError } from '../errors.js'
@@ -32,7 +32,7 @@ export async function startInProcess (options: InProcessOptions): Promise<InProc
   const config = loadServiceConfig({
     ...options.env,
     // Per-request info lines would cost the shared event loop at high rates.
-    TTS_LOG_LEVEL: options.env.TTS_LOG_LEVEL ?? 'warn',
+    CHORUS_LOG_LEVEL: options.env.CHORUS_LOG_LEVEL ?? options.env.TTS_LOG_LEVEL ?? 'warn',
     ...options.overrides,
     TTS_HTTP_HOST: '127.0.0.1',
     TTS_HTTP_PORT: '0',

@@ -5,7 +5,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError } from '../errors.js'
 import { PACKAGE_ROOT } from '../package-root.js'
-import { expectedMessage } from '../validate.js'
+import { integerSetting, numberSetting, pickSetting, type FlagValues } from '../shared/config-values.js'
 
 export interface SoakConfig {
   minutes: number
@@ -53,27 +53,22 @@ const FLAGS = {
   help: { type: 'boolean' }
 } as const
 
-type Values = Record<string, string | boolean | undefined>
-
-function number (values: Values, flag: string, min: number, max: number): number | null {
-  const raw = values[flag]
-  if (raw === undefined) return null
-  const parsed = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN
-  if (!(parsed >= min && parsed <= max)) throw new ConfigError(expectedMessage(`a number from ${min} to ${max}`, `--${flag}`, raw))
-  return parsed
+/** A flag's number within [min, max], or null when not given. */
+function number (values: FlagValues, flag: string, min: number, max: number): number | null {
+  return numberSetting(pickSetting(values, flag, {}, []), min, max, null)
 }
 
 export function parseSoakConfig (argv: readonly string[]): SoakConfig | 'help' {
-  let values: Values
+  let values: FlagValues
   try {
+    // Node's own messages here: the shared kit's name a `chorus` command, and this is `npm run soak`.
     values = parseArgs({ args: [...argv], options: FLAGS, strict: true }).values
   } catch (error) {
     throw new ConfigError(`${(error as Error).message} (see --help)`)
   }
   if (values.help === true) return 'help'
   const minutes = number(values, 'minutes', 0.5, 24 * 60) ?? 30
-  const seed = number(values, 'seed', 0, 2 ** 32 - 1) ?? 1
-  if (!Number.isInteger(seed)) throw new ConfigError(expectedMessage('an integer', '--seed', values.seed))
+  const seed = integerSetting(pickSetting(values, 'seed', {}, []), 0, 2 ** 32 - 1, 1)
   return {
     minutes,
     rate: number(values, 'rate', 0.01, 10_000),

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { ChorusError } from '../errors.js'
+import type { Env } from '../shared/config-values.js'
 import type { HostMessage } from './soak-protocol.js'
 
 export interface Child {
@@ -31,11 +32,12 @@ export interface HostChild extends Child {
 
 const START_TIMEOUT_MS = 120_000
 
-export async function startTtsChild (voiceDir: string, defaultVoice: string, logFile: string): Promise<TtsChild> {
+/** `env` is the soak's own environment, read by its entry point (scripts/soak.ts): TTS_* settings pass through. */
+export async function startTtsChild (env: Env, voiceDir: string, defaultVoice: string, logFile: string): Promise<TtsChild> {
   const log = createWriteStream(logFile, { flags: 'a' })
   const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/src/bin.cjs'), 'serve'], {
     cwd: PACKAGE_ROOT,
-    env: { ...process.env, TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', TTS_VOICE_DIR: voiceDir, TTS_DEFAULT_VOICE: defaultVoice },
+    env: { ...env, TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', TTS_VOICE_DIR: voiceDir, TTS_DEFAULT_VOICE: defaultVoice },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   child.stderr?.pipe(log, { end: false })

@@ -1,9 +1,20 @@
-// Percentiles for the harness, on the same interpolation as the project's
-// other benchmark scripts so their figures compare.
+// Percentiles for the harness and the benchmark scripts (scripts/ imports
+// this file, never the other way round), on one interpolation so their
+// figures compare.
 
-import { median, quantile } from '../../scripts/lib/stats.js'
+export function median (values: readonly number[]): number {
+  return quantile(values, 0.5)
+}
 
-export { median, quantile }
+/** Linear-interpolated quantile (q in [0, 1]) of unsorted values; NaN when there are none. */
+export function quantile (values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const position = (sorted.length - 1) * q
+  const low = Math.floor(position)
+  const high = Math.ceil(position)
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low)
+}
 
 export interface Percentiles {
   p50: number

@@ -272,10 +272,6 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
     return result
   }
 
-  isLoaded (name: string): boolean {
-    return this.pools.has(name)
-  }
-
   get loadedCount (): number {
     return this.pools.size
   }

@@ -9,10 +9,9 @@ import { PACKAGE_ROOT } from '../package-root.js'
 import { ConfigError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
-import { CORES, EnvReader, type Env } from './env.js'
+import { envSetting, logLevelSetting, type Env, type LogLevel } from '../shared/config-values.js'
+import { CORES, EnvReader } from './env.js'
 import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 export interface ServiceConfig {
   host: string
@@ -47,7 +46,7 @@ export interface ServiceConfig {
   encoderThreads: number
   /** OpenAI voice name → voice (and speaker): defaults plus TTS_OPENAI_VOICES's file. */
   openaiVoices: Record<string, VoiceTarget>
-  logLevel: typeof LOG_LEVELS[number]
+  logLevel: LogLevel
   /** Bounds on one run's work: decoder chunks and phonemes per encoder run. */
   chunking: ChunkingSettings
   ortLibrary?: string
@@ -109,7 +108,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     cacheBytes,
     encoderThreads: read.integer('TTS_ENCODER_THREADS', 1, 1, 64),
     openaiVoices: loadVoiceMap(read.optionalString('TTS_OPENAI_VOICES')),
-    logLevel: read.oneOf('TTS_LOG_LEVEL', 'info', LOG_LEVELS),
+    // CHORUS_LOG_LEVEL for every server; the deprecated TTS_LOG_LEVEL still works and yields to it when both are set.
+    logLevel: logLevelSetting(envSetting(env, 'CHORUS_LOG_LEVEL', 'TTS_LOG_LEVEL')),
     chunking: {
       chunkFrames: read.integer('TTS_DECODER_CHUNK_FRAMES', DEFAULT_CHUNKING.chunkFrames, 16, 4096),
       marginFrames: read.integer('TTS_DECODER_MARGIN_FRAMES', DEFAULT_CHUNKING.marginFrames, 0, 256),

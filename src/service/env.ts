@@ -3,9 +3,11 @@
 
 import { availableParallelism } from 'node:os'
 import { ConfigError } from '../errors.js'
+import type { Env } from '../shared/config-values.js'
 import { expectedMessage } from '../validate.js'
 
-export type Env = Readonly<Record<string, string | undefined>>
+// The commands still import Env from here; it is the shared kit's type.
+export type { Env }
 
 export class EnvReader {
   constructor (private readonly env: Env) {}

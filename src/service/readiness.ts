@@ -49,7 +49,7 @@ export function checkReadiness (deps: ServiceDeps): MissingVoice[] {
       missing.push({ voice: name, reason: 'preloading' })
       continue
     }
-    if (!deps.pools.isLoaded(name)) {
+    if (deps.pools.state(name) === 'unloaded') {
       deps.pools.acquire(voice).then(lease => lease.release(), (error: unknown) => {
         deps.log.error({ err: error, voice: name }, 'a required voice failed to load')
       })

@@ -1,11 +1,13 @@
 // What a server command (`chorus tools`, `chorus spawner`) takes from its
-// process, overridable in tests; defaults are the process's own.
+// process, overridable in tests. The environment is always handed in by the
+// entry point (src/cli.ts), the one place that reads process.env; the
+// streams default to the process's own.
 
 import type { Readable, Writable } from 'node:stream'
 import type { Env } from './config-values.js'
 
 export interface CommandIo {
-  env?: Env
+  env: Env
   stdin?: Readable
   stdout?: Writable
   stderr?: Writable

@@ -27,9 +27,15 @@ export interface Setting {
  * so the tokens are checked here instead.
  */
 export function parseFlags (argv: readonly string[], specs: FlagSpecs, command: string): FlagValues {
-  const { values, tokens } = parseArgs({ args: [...argv], options: specs, strict: false, allowPositionals: true, tokens: true })
-  for (const token of tokens) {
+  return parseCommandLine(argv, specs, command, false).values
+}
+
+/** parseFlags for a command that also takes arguments (`chorus bench compare a b`). */
+export function parseCommandLine (argv: readonly string[], specs: FlagSpecs, command: string, positionals: boolean): { values: FlagValues, positionals: string[] } {
+  const parsed = parseArgs({ args: [...argv], options: specs, strict: false, allowPositionals: true, tokens: true })
+  for (const token of parsed.tokens) {
     if (token.kind === 'positional') {
+      if (positionals) continue
       throw new ConfigError(`Unexpected argument ${JSON.stringify(token.value)} for chorus ${command}`)
     }
     if (token.kind !== 'option') continue
@@ -44,7 +50,7 @@ export function parseFlags (argv: readonly string[], specs: FlagSpecs, command: 
       throw new ConfigError(`Unexpected value ${JSON.stringify(token.value)} for ${token.rawName}, which takes none`)
     }
   }
-  return values
+  return { values: parsed.values, positionals: parsed.positionals }
 }
 
 export function pickSetting (flags: FlagValues, flag: string, env: Env, variables: readonly string[]): Setting | undefined {
@@ -67,13 +73,21 @@ export function configError (what: string, setting: Setting): ConfigError {
 }
 
 /** A decimal integer within [min, max]; "8e3", "0x1f" or "-0" are refused. */
-export function integerSetting (setting: Setting | undefined, min: number, max: number, fallback: number): number {
+export function integerSetting<F extends number | null> (setting: Setting | undefined, min: number, max: number, fallback: F): number | F {
   if (setting === undefined) return fallback
   const value = setting.value
   const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN
   if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
     throw configError(`an integer from ${min} to ${max}`, setting)
   }
+  return parsed
+}
+
+/** A decimal number within [min, max], like "0.5" or "12"; "1e3", ".5" or "-1" are refused. */
+export function numberSetting<F extends number | null> (setting: Setting | undefined, min: number, max: number, fallback: F): number | F {
+  if (setting === undefined) return fallback
+  const parsed = /^\d+(?:\.\d+)?$/.test(setting.value) ? Number(setting.value) : Number.NaN
+  if (!(parsed >= min && parsed <= max)) throw configError(`a number from ${min} to ${max}`, setting)
   return parsed
 }
 

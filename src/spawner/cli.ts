@@ -25,11 +25,11 @@ Flags (each overrides its environment variable):
   --log-level <level>    CHORUS_LOG_LEVEL          (default info)
 `
 
-export async function runSpawnerCommand (argv: string[], io: CommandIo = {}): Promise<number> {
+export async function runSpawnerCommand (argv: string[], io: CommandIo): Promise<number> {
   const stderr = io.stderr ?? process.stderr
   let config: SpawnerConfig
   try {
-    config = parseSpawnerConfig(argv, io.env ?? process.env)
+    config = parseSpawnerConfig(argv, io.env)
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
     stderr.write(`chorus spawner: ${error.message}\n`)

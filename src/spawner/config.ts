@@ -30,7 +30,7 @@ export const SPAWNER_FLAGS = {
 } satisfies FlagSpecs
 
 /** Throws ConfigError naming the flag or variable at fault. */
-export function parseSpawnerConfig (argv: readonly string[], env: Env = process.env): SpawnerConfig {
+export function parseSpawnerConfig (argv: readonly string[], env: Env): SpawnerConfig {
   const flags = parseFlags(argv, SPAWNER_FLAGS, 'spawner')
   const setting = (flag: string, ...variables: string[]): Setting | undefined => pickSetting(flags, flag, env, variables)
   return {

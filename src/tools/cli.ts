@@ -43,11 +43,11 @@ Environment only:
   CHORUS_TOOLS_ALLOWED_ORIGINS browser origins allowed on ${TOOLS_DEFAULTS.path}, comma-separated
 `
 
-export async function runToolsCommand (argv: string[], io: CommandIo = {}): Promise<number> {
+export async function runToolsCommand (argv: string[], io: CommandIo): Promise<number> {
   const stderr = io.stderr ?? process.stderr
   let config: ToolsConfig
   try {
-    config = parseToolsConfig(argv, io.env ?? process.env)
+    config = parseToolsConfig(argv, io.env)
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
     stderr.write(`chorus tools: ${error.message}\n`)

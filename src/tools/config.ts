@@ -93,7 +93,7 @@ export const TOOLS_FLAGS = {
 } satisfies FlagSpecs
 
 /** Throws ConfigError naming the flag or variable at fault. */
-export function parseToolsConfig (argv: readonly string[], env: Env = process.env): ToolsConfig {
+export function parseToolsConfig (argv: readonly string[], env: Env): ToolsConfig {
   const flags = parseFlags(argv, TOOLS_FLAGS, 'tools')
   const setting = (flag: string, ...variables: string[]): Setting | undefined => pickSetting(flags, flag, env, variables)
   return {

@@ -30,8 +30,13 @@ t.test('bad values name the flag, what was expected and what came', async t => {
     [['--url', 'http://127.0.0.1:1', '--concurrency', '1', '--rate', '2'], 'Expected either --concurrency or --rate, not both'],
     [['--url', 'http://127.0.0.1:1', '--rate', '70%'], 'shares of the ceiling need the ceiling'],
     [[], 'Expected a URL to drive (or --voices DIR to start a service) for --url but received undefined (undefined)'],
-    [['--url', 'http://127.0.0.1:1', '--bogus'], "Unknown option '--bogus'"],
-    [['--url'], "Option '--url <value>' argument missing"],
+    [['--url', 'http://127.0.0.1:1', '--bogus'], 'Unknown flag --bogus for chorus bench'],
+    [['--url'], 'Expected a value for --url but received none'],
+    [['--url', '--duration', '5'], 'Expected a value for --url but received the flag --duration'],
+    [['--url', 'http://127.0.0.1:1', '--length-scale', '9'], 'Expected a number from 0.1 to 5 for --length-scale but received "9" (string)'],
+    [['--url', 'http://127.0.0.1:1', '--label', ' '], 'Expected a non-empty value for --label but received "" (string)'],
+    [['--url', 'http://127.0.0.1:1', '--stream=yes'], 'Unexpected value "yes" for --stream, which takes none'],
+    [['compare', 'a.json', 'b.json', '--bogus'], 'Unknown flag --bogus for chorus bench compare'],
     [['targets', '--voices', '/tmp'], 'Expected a voice name like en_US-lessac-medium for --voice but received undefined (undefined)'],
     [['compare', 'a.json'], 'Expected two results.json files for chorus bench compare but received ["a.json"] (array)']
   ]

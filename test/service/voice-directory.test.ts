@@ -2,6 +2,7 @@
 // the default-voice rules.
 
 import { copyFile, rm, writeFile, readFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import t from 'tap'
 import { postTts, request, startTestService } from '../helpers/service.js'
@@ -28,24 +29,57 @@ t.test('dropping a voice in adds it; removing it takes it away, without a restar
   t.equal((await postTts(service.url, { text: 'Olá, tudo bem?', voice: 'pt_BR-probe-medium' })).status, 200)
   t.equal((await request(service.url + '/voices')).json.details.find((v: { name: string }) => v.name === 'pt_BR-probe-medium').loaded, true)
 
+  // Both files go: with one left the voice is half-present, which is a broken voice (500), not an absent one.
   await rm(join(service.voiceDir, 'pt_BR-probe-medium.onnx'))
-  await until('the removal', async () => !(await voices()).includes('pt_BR-probe-medium'))
+  await rm(join(service.voiceDir, 'pt_BR-probe-medium.onnx.json'))
+  // A scan between the two removals may see it half-present (left out); a later one sees it gone.
+  await until('the removal', async () => !(await voices()).includes('pt_BR-probe-medium') && !service.deps.registry.leftOut().has('pt_BR-probe-medium'))
   const gone = await postTts(service.url, { text: 'Olá.', voice: 'pt_BR-probe-medium' })
   t.equal(gone.status, 400)
   t.equal(gone.json.error, 'Voice model not found: pt_BR-probe-medium')
-  await until('the pool to unload', async () => !service.deps.pools.isLoaded('pt_BR-probe-medium'))
+  await until('the pool to unload', async () => service.deps.pools.state('pt_BR-probe-medium') === 'unloaded')
 })
 
 t.test('requests already running on a removed voice finish', async t => {
   const service = await startTestService({}, ['en_US-probe-medium', 'en_US-probeslow-medium'])
   t.teardown(() => service.stop())
-  const running = postTts(service.url, { text: 'One. Two.', voice: 'en_US-probeslow-medium' })
-  await new Promise(resolve => setTimeout(resolve, 300))
-  await rm(join(service.voiceDir, 'en_US-probeslow-medium.onnx.json'))
+  const voice = 'en_US-probeslow-medium'
+  // probeslow takes about 0.8 s a sentence: five keep the request running for seconds.
+  const body = { text: 'One. Two. Three. Four. Five.', voice, noise_scale: 0, noise_w: 0 }
+  const whole = await postTts(service.url, body)
+  t.equal(whole.status, 200)
+
+  // Streamed, the header arrives once the request holds the voice's pool:
+  // from then on it is running, and the removal happens under it.
+  const events: string[] = []
+  let streamed: { status: number, body: Buffer, complete: boolean } | undefined
+  const finished = new Promise<void>((resolve, reject) => {
+    const req = httpRequest(service.url + '/tts', { method: 'POST', headers: { 'Content-Type': 'application/json' } }, res => {
+      const chunks: Buffer[] = []
+      res.once('data', () => events.push('running'))
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('error', () => {})
+      res.on('close', () => {
+        events.push('finished')
+        streamed = { status: res.statusCode ?? 0, body: Buffer.concat(chunks), complete: res.complete }
+        resolve()
+      })
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify({ ...body, stream: true }))
+  })
+  await until('the request to start', async () => events.includes('running'))
+  await rm(join(service.voiceDir, `${voice}.onnx.json`))
   await service.deps.registry.rescan()
-  const reply = await running
-  t.equal(reply.status, 200, 'the request that was running completed')
-  t.equal(reply.headers.get('content-type'), 'audio/wav')
+  t.notOk((await request(service.url + '/health')).json.voices.includes(voice), 'the voice is gone for new requests')
+  t.equal(service.deps.pools.state(voice), 'retiring', 'its pool waits for the running request')
+  events.push('removed')
+  await finished
+  t.same(events, ['running', 'removed', 'finished'], 'the request was still running when its voice was removed')
+  t.equal(streamed?.status, 200)
+  t.equal(streamed?.complete, true, 'the stream ended with its last chunk, not cut')
+  t.ok(streamed?.body.subarray(44).equals(whole.body.subarray(44)), 'every sentence arrived')
+  await until('the pool to unload', async () => service.deps.pools.state(voice) === 'unloaded')
 })
 
 t.test('half-present and broken voices are left out, logged once, and crash nothing', async t => {

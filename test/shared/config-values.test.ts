@@ -2,7 +2,7 @@
 // errors that name the flag or variable in the one message format.
 
 import t from 'tap'
-import { integerSetting, hostSetting, pickSetting, tokenSetting } from '../../src/shared/config-values.js'
+import { hostSetting, integerSetting, numberSetting, parseCommandLine, parseFlags, pickSetting, tokenSetting } from '../../src/shared/config-values.js'
 
 t.test('every value is trimmed; a variable blank after trimming is unset', async t => {
   t.same(pickSetting({}, 'port', { PORT: ' 9001\n' }, ['PORT']), { value: '9001', name: 'PORT' })
@@ -19,4 +19,23 @@ t.test('errors name the source and quote the trimmed value', async t => {
     { code: 'ERR_CONFIG', message: 'Expected an integer from 1 to 65535 for PORT but received "0x1f" (string)' })
   t.throws(() => integerSetting(pickSetting({ port: '8e3' }, 'port', {}, []), 1, 65535, 1),
     { message: 'Expected an integer from 1 to 65535 for --port but received "8e3" (string)' })
+})
+
+t.test('decimal numbers within a range; unset gives the fallback, which may be null', async t => {
+  t.equal(numberSetting(pickSetting({ scale: ' 0.75 ' }, 'scale', {}, []), 0.1, 5, 1), 0.75)
+  t.equal(numberSetting(undefined, 0.1, 5, null), null)
+  t.equal(integerSetting(undefined, 1, 5, null), null)
+  for (const raw of ['1e0', '.5', '-1', '5.01', 'NaN']) {
+    t.throws(() => numberSetting(pickSetting({ scale: raw }, 'scale', {}, []), 0.1, 5, 1),
+      { code: 'ERR_CONFIG', message: `Expected a number from 0.1 to 5 for --scale but received ${JSON.stringify(raw)} (string)` })
+  }
+})
+
+t.test('flags are parsed strictly; arguments only where the command takes them', async t => {
+  const specs = { out: { type: 'string' }, quick: { type: 'boolean' } } as const
+  t.same(parseCommandLine(['a', '--out', 'x', 'b'], specs, 'bench compare', true), { values: { out: 'x' }, positionals: ['a', 'b'] })
+  t.throws(() => parseFlags(['a'], specs, 'bench'), { code: 'ERR_CONFIG', message: 'Unexpected argument "a" for chorus bench' })
+  t.throws(() => parseCommandLine(['a', '--nope'], specs, 'bench compare', true), { message: 'Unknown flag --nope for chorus bench compare' })
+  t.throws(() => parseFlags(['--out'], specs, 'bench'), { message: 'Expected a value for --out but received none' })
+  t.throws(() => parseFlags(['--quick=1'], specs, 'bench'), { message: 'Unexpected value "1" for --quick, which takes none' })
 })
