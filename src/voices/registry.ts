@@ -103,8 +103,8 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
     return undefined
   }
 
-  /** Voices with files in the folder that are left out (empty model, no
-   * config, a config that does not parse), with the reason. */
+  /** Voices whose model is in the folder but that are left out (an empty
+   * model, no config, a config that does not parse), with the reason. */
   leftOut (): Map<string, string> {
     return new Map(this.unusable)
   }
@@ -130,7 +130,9 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
     const previous = this.voices
     this.voices = next
     // Voices whose files are there but unusable, as of this scan.
-    this.unusable = new Map([...candidates].filter(name => !next.has(name) && isValidVoiceName(name) && this.reported.has(name))
+    // A config without its model is not a voice (a half-removed one is gone).
+    this.unusable = new Map([...candidates]
+      .filter(name => !next.has(name) && isValidVoiceName(name) && this.reported.has(name) && files.includes(name + MODEL_SUFFIX))
       .map(name => [name, this.reported.get(name) as string]))
     for (const [name, voice] of next) {
       const before = previous.get(name)
