@@ -1,6 +1,7 @@
 #include "ort_runtime.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 
 #include <mutex>
 
@@ -27,6 +28,11 @@ void LoadOrtRuntime(const std::string& path) {
     }
     return;
   }
+  // ONNX Runtime 1.30 collects telemetry on Linux for upload (and writes a
+  // device id under ~/.cache unless told not to): off for every process that
+  // loads it, not only those started by the chorus command. A value the user
+  // set is kept.
+  setenv("ORT_DISABLE_TELEMETRY", "1", 0);
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* reason = dlerror();
@@ -52,8 +58,7 @@ void LoadOrtRuntime(const std::string& path) {
   g_version = base->GetVersionString();
   auto* env = new Ort::Env(ORT_LOGGING_LEVEL_WARNING, "chorus");
   try {
-    // Chorus sends nothing anywhere; ORT's telemetry is off on Linux builds
-    // anyway, but say so explicitly.
+    // And its telemetry events, through the API as well.
     env->DisableTelemetryEvents();
     // One CPU arena for every session of the process (sessions opt in with
     // session.use_env_allocators): voices share activation memory instead of

@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <array>
 #include <mutex>
 #include <utility>
@@ -168,7 +169,11 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
       decoder_ = MakeSession(parts.decoder, options, label_, "decoder");
     }
     size_t after = HeapInUse();
-    memory_bytes_ = after > before ? after - before : 0;
+    // The heap is the process's: a JS buffer freed meanwhile on another
+    // thread can hide part of the growth, but the sessions hold at least the
+    // weights they were given.
+    size_t given = parts.whole.size + parts.encoder.size + parts.decoder.size;
+    memory_bytes_ = std::max(after > before ? after - before : 0, given);
   }
 
   std::vector<std::string> inputs = InputNames(*encoder_);

@@ -76,7 +76,7 @@ class Voice {
   bool split() const { return decoder_ != nullptr; }
   bool has_speaker_input() const { return has_sid_; }
   // Heap bytes the session(s) took when created (weights, pre-packed copies,
-  // planning): measured, not estimated, see voice.cc.
+  // planning): measured, and never less than the model bytes given; see voice.cc.
   size_t memory_bytes() const { return memory_bytes_; }
 
  private:

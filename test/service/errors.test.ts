@@ -2,9 +2,13 @@
 // the machine code, and for field errors which field, what was expected and
 // what arrived.
 
+import type { AddressInfo } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import Koa from 'koa'
 import t from 'tap'
+import type { ChorusState } from '../../src/http/context.js'
+import { errorHandler } from '../../src/http/error-handler.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
 
 const service = await startTestService({ TTS_MAX_TEXT_LENGTH: '50' })
@@ -104,14 +108,34 @@ t.test('content types: JSON without Content-Type is accepted, others get 415', a
   }
 })
 
-t.test('anything unexpected: 500 with a generic message, details only in the log', async t => {
+t.test('a model that does not load: 500 naming the voice and why, details in the log', async t => {
   // A voice whose config is valid but whose model is not a model at all.
   await writeFile(join(service.voiceDir, 'en_US-garbage-medium.onnx'), 'definitely not onnx')
   await writeFile(join(service.voiceDir, 'en_US-garbage-medium.onnx.json'), await (await import('node:fs/promises')).readFile(join(service.voiceDir, 'en_US-probe-medium.onnx.json')))
   await service.deps.registry.rescan()
   const reply = await postTts(base, { text: 'Hi.', voice: 'en_US-garbage-medium' })
   t.equal(reply.status, 500)
-  t.same(reply.json, { error: 'Internal server error', code: 'ERR_INTERNAL' })
+  t.match(reply.json, { error: /^Voice en_US-garbage-medium cannot be loaded: .+/, code: 'ERR_VOICE_BROKEN', voice: 'en_US-garbage-medium' })
+  t.notMatch(reply.json.error, service.voiceDir, 'no server folders in the answer')
   t.ok(service.logs.some(line => line.level === 50 && JSON.stringify(line).includes('en_US-garbage-medium')), 'the log has the details')
   t.equal((await postTts(base, { text: 'Hi.' })).status, 200, 'the service carries on')
+})
+
+t.test('anything unexpected (a bug): 500 with a generic message, details only in the log', async t => {
+  const app = new Koa<ChorusState>()
+  const logged: unknown[] = []
+  app.use(async (ctx, next) => {
+    ctx.state.log = { info: () => {}, warn: () => {}, debug: () => {}, error: (...args: unknown[]) => { logged.push(args) } } as unknown as ChorusState['log']
+    await next()
+  })
+  app.use(errorHandler())
+  app.use(() => { throw new Error('the secret detail of a bug') })
+  const server = app.listen(0, '127.0.0.1')
+  t.teardown(() => server.close())
+  await new Promise(resolve => server.once('listening', resolve))
+  const { port } = server.address() as AddressInfo
+  const reply = await request(`http://127.0.0.1:${port}/anything`)
+  t.equal(reply.status, 500)
+  t.same(reply.json, { error: 'Internal server error', code: 'ERR_INTERNAL' })
+  t.match(JSON.stringify(logged.map(args => (args as Array<{ err?: Error }>)[0]?.err?.message)), /the secret detail of a bug/, 'the details go to the log only')
 })
