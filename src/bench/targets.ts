@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { releaseFreedMemory } from '../engine/runtime.js'
 import { ChorusError, ConfigError } from '../errors.js'
 import { CORES } from '../service/env.js'
 import { expectedMessage } from '../validate.js'
@@ -333,6 +334,9 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
       throughput = await measureThroughput(client, bench, plan, spec, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
     } finally {
       await bench.close()
+      // The bare-engine workers' freed heap goes back to the system before
+      // this process's RSS stands for the service's.
+      releaseFreedMemory()
     }
     const steadyRssBytes = process.memoryUsage.rss() - rssBefore
     const rate = plan.openLoop.share * throughput.ceiling.audioSecondsPerSecond / idle.open.bareAudioSeconds
