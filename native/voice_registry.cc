@@ -33,6 +33,9 @@ std::shared_ptr<Voice> FindOrCreateVoice(const std::string& key, const std::func
   std::lock_guard<std::mutex> create(g_create_mutex);
   if (auto voice = FindVoice(key)) return voice;
   std::shared_ptr<Voice> voice = make();
+  // Parsing the model and building the sessions peaks at a few copies of
+  // the weights; glibc would keep those freed blocks for ever.
+  TrimMemory();
   std::lock_guard<std::mutex> lock(g_table_mutex);
   (*g_voices)[key] = voice;
   return voice;
