@@ -95,6 +95,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/LICENSE ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/public ./public
 COPY --from=build /app/build/Release/chorus_native.node ./build/Release/chorus_native.node
 COPY --from=build /app/native/third_party/espeak-ng-data ./native/third_party/espeak-ng-data
 COPY --from=build /app/voices/catalog.json ./voices/catalog.json

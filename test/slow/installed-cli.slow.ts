@@ -11,7 +11,7 @@
 // does.
 // Slow (tsc, a full dependency install): run by `npm run test:slow`.
 
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { realpathSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -84,4 +84,32 @@ t.test('chorus say speaks with the built-in voice', async t => {
   const wav = parseWav(await readFile(join(scratch, 'x.wav')))
   t.equal(wav.channels, 1)
   t.ok(wav.duration > 0.3, `${wav.duration} s of audio`)
+})
+
+t.test('chorus serve starts from the installed package: the playground, speech, and SIGTERM → exit 0', async t => {
+  const child = spawn(chorus, ['serve'], {
+    cwd: scratch,
+    env: { ...env, TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', TTS_VOICE_DIR: join(scratch, 'voices'), CHORUS_INSTALL_BUNDLED: '0' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      if (match !== null) resolve(match[1])
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    void exited.then(code => reject(new Error(`chorus serve exited (${code}) before listening:\n${output}`)))
+  })
+  const page = await fetch(`${url}/`, { signal: AbortSignal.timeout(30_000) })
+  t.equal(page.status, 200, 'GET / (the playground, from the package\'s public/)')
+  t.match(page.headers.get('content-type') ?? '', /text\/html/)
+  const speech = await fetch(`${url}/tts`, { method: 'POST', body: JSON.stringify({ text: 'Hello.' }), headers: { 'Content-Type': 'application/json' }, signal: AbortSignal.timeout(30_000) })
+  t.equal(speech.status, 200)
+  t.ok(parseWav(Buffer.from(await speech.arrayBuffer())).duration > 0.3, 'the built-in voice speaks')
+  child.kill('SIGTERM')
+  t.equal(await exited, 0, 'SIGTERM ends it cleanly')
 })
