@@ -7,6 +7,7 @@
 
 import { createRequire } from 'node:module'
 import type { SRC } from '@alexanderolsen/libsamplerate-js/dist/src.js'
+import { concatSamples } from '../engine/audio.js'
 
 const require = createRequire(import.meta.url)
 const libsamplerate = require('@alexanderolsen/libsamplerate-js') as typeof import('@alexanderolsen/libsamplerate-js')
@@ -64,13 +65,7 @@ export class Resampler {
       this.produced += take
     }
     this.close()
-    const tail = new Int16Array(parts.reduce((sum, p) => sum + p.length, 0))
-    let offset = 0
-    for (const p of parts) {
-      tail.set(p, offset)
-      offset += p.length
-    }
-    return tail
+    return concatSamples(parts, n => new Int16Array(n))
   }
 
   close (): void {

@@ -55,7 +55,7 @@ export function joinSentences (sentences: readonly Int16Array[], silenceSamples:
 }
 
 /** One array of every part, in order (the part itself when there is one). */
-export function concatSamples<T extends Int16Array | Float32Array> (parts: readonly T[], make: (length: number) => T): T {
+export function concatSamples<T extends Uint8Array | Int16Array | Float32Array> (parts: readonly T[], make: (length: number) => T): T {
   if (parts.length === 1) return parts[0]
   const out = make(parts.reduce((sum, p) => sum + p.length, 0))
   let offset = 0

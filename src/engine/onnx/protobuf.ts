@@ -5,6 +5,8 @@
 // library because every such library decodes whole messages into objects:
 // 60 MB of weights would be copied into JS arrays only to be written back.
 
+import { concatSamples } from '../audio.js'
+
 export const WIRE_VARINT = 0
 export const WIRE_FIXED64 = 1
 export const WIRE_BYTES = 2
@@ -88,15 +90,9 @@ function varintBytes (value: number): number[] {
   return out
 }
 
-/** Concatenates parts into one buffer (one copy). */
+/** Concatenates parts into one buffer (one copy; a single part is returned as it is). */
 export function concat (parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
+  return concatSamples(parts, n => new Uint8Array(n))
 }
 
 /** A length-delimited field's tag and length; its payload follows. */
