@@ -39,7 +39,7 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("espeakSynthesize", Napi::Function::New<EspeakSynthesize>(env, "espeakSynthesize"));
   exports.Set("loadVoice", Napi::Function::New<VoiceWrap::Load>(env, "loadVoice"));
   exports.Set("findVoice", Napi::Function::New<VoiceWrap::Find>(env, "findVoice"));
-  exports.Set("trimMemory", Napi::Function::New<TrimMemoryBinding>(env, "trimMemory"));
+  exports.Set("releaseMemory", Napi::Function::New<ReleaseMemoryBinding>(env, "releaseMemory"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
   return exports;

@@ -82,6 +82,11 @@ Ort::Env& OrtEnvironment() {
   return *g_env;
 }
 
+bool OrtRuntimeLoaded() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_env != nullptr;
+}
+
 std::string OrtVersion() {
   std::lock_guard<std::mutex> lock(g_mutex);
   return g_version;

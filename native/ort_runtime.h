@@ -22,6 +22,9 @@ void LoadOrtRuntime(const std::string& path);
 // Thread safety: Ort::Env is safe to share between threads.
 Ort::Env& OrtEnvironment();
 
+// Whether LoadOrtRuntime has succeeded in this process. Thread safety: any thread.
+bool OrtRuntimeLoaded();
+
 // The version string the loaded library reports (e.g. "1.30.0").
 std::string OrtVersion();
 

@@ -5,10 +5,12 @@
 #include <utility>
 
 #include "addon_data.h"
+#include "arena_release.h"
 #include "async_task.h"
 #include "cancel_binding.h"
 #include "errors.h"
 #include "espeak_synth.h"
+#include "ort_runtime.h"
 #include "voice_registry.h"
 
 namespace chorus {
@@ -248,10 +250,26 @@ Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info) {
   });
 }
 
-Napi::Value TrimMemoryBinding(const Napi::CallbackInfo& info) {
+// Off the JS thread: unmapping a few hundred megabytes and walking glibc's
+// heaps takes tens of milliseconds.
+class ReleaseMemoryWorker : public PromiseWorker {
+ public:
+  explicit ReleaseMemoryWorker(Napi::Env env) : PromiseWorker(env, "chorus:releaseMemory") {}
+
+ protected:
+  void Run() override {
+    if (OrtRuntimeLoaded()) ReleaseArenaMemory();
+    else TrimMemory();
+  }
+  Napi::Value Result(Napi::Env env) override { return env.Undefined(); }
+};
+
+Napi::Value ReleaseMemoryBinding(const Napi::CallbackInfo& info) {
   return Guarded(info.Env(), [&]() -> Napi::Value {
-    TrimMemory();
-    return info.Env().Undefined();
+    auto* worker = new ReleaseMemoryWorker(info.Env());
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
   });
 }
 

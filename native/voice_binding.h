@@ -20,7 +20,9 @@
 //   espeakSynthesize(text, espeakVoice, rateWpm, token?) -> Promise<Int16Array>
 //     espeak-ng's own synthesizer (the built-in voice), serialised with every
 //     other espeak call by the espeak mutex.
-//   trimMemory(): returns freed heap memory to the operating system.
+//   releaseMemory() -> Promise<void>: returns freed memory to the operating
+//     system: ONNX Runtime's arena's unused regions (once ORT is loaded),
+//     then glibc's.
 #pragma once
 
 #include <napi.h>
@@ -32,7 +34,7 @@
 namespace chorus {
 
 Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info);
-Napi::Value TrimMemoryBinding(const Napi::CallbackInfo& info);
+Napi::Value ReleaseMemoryBinding(const Napi::CallbackInfo& info);
 
 class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
  public:

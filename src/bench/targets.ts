@@ -336,7 +336,7 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
       await bench.close()
       // The bare-engine workers' freed heap goes back to the system before
       // this process's RSS stands for the service's.
-      releaseFreedMemory()
+      await releaseFreedMemory()
     }
     const steadyRssBytes = process.memoryUsage.rss() - rssBefore
     const rate = plan.openLoop.share * throughput.ceiling.audioSecondsPerSecond / idle.open.bareAudioSeconds

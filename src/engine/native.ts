@@ -66,7 +66,7 @@ export interface NativeBinding {
   espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token?: NativeCancelToken): Promise<Int16Array>
   findVoice (key: string): NativeVoice | null
   loadVoice (key: string, options: NativeLoadOptions, parts: NativeModelParts): Promise<NativeVoice>
-  trimMemory (): void
+  releaseMemory (): Promise<void>
   CancelToken: new () => NativeCancelToken
   PhonemeIdMap: new (map: Record<string, readonly number[]>) => NativePhonemeIdMap
 }

@@ -41,10 +41,11 @@ export function initRuntime (options: RuntimeOptions = {}): Runtime {
 }
 
 /**
- * Hands memory freed by an unloaded voice back to the operating system
- * (glibc keeps freed blocks in its arenas; the addon's trimMemory runs
- * malloc_trim). A no-op before the runtime is up.
+ * Hands freed memory back to the operating system: the unused regions of
+ * ONNX Runtime's process-wide arena (which otherwise keeps every block it
+ * grew by) and glibc's freed blocks. Runs off the JS thread; a no-op before
+ * the runtime is up.
  */
-export function releaseFreedMemory (): void {
-  runtime?.binding.trimMemory()
+export async function releaseFreedMemory (): Promise<void> {
+  await runtime?.binding.releaseMemory()
 }

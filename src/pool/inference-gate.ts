@@ -18,6 +18,7 @@ export type GateRelease = () => void
 export class InferenceGate {
   private runningCount = 0
   private peakCount = 0
+  private grantedCount = 0
   private readonly waiters: Waiter[] = []
 
   constructor (readonly limit: number) {
@@ -32,6 +33,11 @@ export class InferenceGate {
   /** Inferences waiting for a slot. */
   get waiting (): number {
     return this.waiters.length
+  }
+
+  /** Slots granted since the gate was made: tells an observer that inferences ran between two looks. */
+  get granted (): number {
+    return this.grantedCount
   }
 
   /** The most slots ever held at once: what tests and operators check the limit against. */
@@ -60,6 +66,7 @@ export class InferenceGate {
 
   private take (): GateRelease {
     this.runningCount++
+    this.grantedCount++
     this.peakCount = Math.max(this.peakCount, this.runningCount)
     let released = false
     return () => {

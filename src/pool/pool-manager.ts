@@ -13,6 +13,7 @@ import type { VoiceConfig } from '../engine/index.js'
 import { SynthesisCancelledError, VoiceBrokenError } from '../errors.js'
 import { overBudget, planRoom, type EvictionReason, type Occupant } from './eviction.js'
 import type { InferenceGate } from './inference-gate.js'
+import { MemoryReleaser } from './memory-release.js'
 import { VoicePool, type VoicePoolOptions } from './voice-pool.js'
 
 export interface PoolSource {
@@ -87,10 +88,13 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
   private closed = false
   private readonly brokenVoices = new Map<string, BrokenVoice>()
   readonly gate: InferenceGate
+  private readonly releaser: MemoryReleaser
 
   constructor (private readonly options: PoolManagerOptions, private readonly log: Logger) {
     super()
     this.gate = options.gate
+    this.releaser = new MemoryReleaser(this.gate, releaseFreedMemory, error => { log.warn({ err: error }, 'releasing freed memory failed') })
+    this.releaser.start()
   }
 
   /** The voice's pool, loading it (and retiring LRU idle pools) if needed.
@@ -254,7 +258,7 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
       this.retiring.delete(entry)
       this.closings.delete(closing)
       // The workers are gone: hand their freed heap back to the system.
-      releaseFreedMemory()
+      releaseFreedMemory().catch((error: unknown) => { this.log.warn({ err: error }, 'releasing freed memory failed') })
       this.notify()
     })
     this.closings.add(closing)
@@ -302,6 +306,7 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
   }
 
   async close (): Promise<void> {
+    this.releaser.stop()
     this.closed = true
     for (const name of [...this.pools.keys()]) this.retire(name, 'shutdown')
     await Promise.all(this.closings)

@@ -1,0 +1,96 @@
+// When the arena's memory goes back: after the gate has been idle a while,
+// or periodically under sustained load; never when nothing ran; one release
+// at a time; a failing release is reported and the next one still happens.
+// Time is a fake clock and ticks are called by hand.
+
+import t from 'tap'
+import { InferenceGate } from '../../src/pool/inference-gate.js'
+import { MemoryReleaser, type MemoryReleaseTiming } from '../../src/pool/memory-release.js'
+
+const TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, pollMs: 250 }
+
+function setup (release: () => Promise<void> = async () => {}) {
+  const gate = new InferenceGate(2)
+  let clock = 0
+  const errors: unknown[] = []
+  const releaser = new MemoryReleaser(gate, release, error => errors.push(error), TIMING, () => clock)
+  return { gate, releaser, errors, advance: async (ms: number) => { clock += ms; await releaser.tick() } }
+}
+
+t.test('nothing ran: nothing is released however long the gate is idle', async t => {
+  const { releaser, advance } = setup()
+  for (let i = 0; i < 10; i++) await advance(1000)
+  t.equal(releaser.count, 0)
+})
+
+t.test('after an inference, released once the gate has been idle for idleMs, and only once', async t => {
+  const { gate, releaser, advance } = setup()
+  const done = await gate.acquire()
+  done()
+  await advance(250)
+  t.equal(releaser.count, 0, 'the inference was just seen')
+  await advance(500)
+  t.equal(releaser.count, 0, 'idle for 500 ms only')
+  await advance(500)
+  t.equal(releaser.count, 1, 'idle for 1000 ms')
+  await advance(5000)
+  t.equal(releaser.count, 1, 'nothing ran since')
+})
+
+t.test('under sustained load: released every busyMs, not when idle', async t => {
+  const { gate, releaser, advance } = setup()
+  const running = await gate.acquire()
+  for (let ms = 0; ms < 4750; ms += 250) await advance(250)
+  t.equal(releaser.count, 0, 'busy for less than busyMs')
+  await advance(250)
+  t.equal(releaser.count, 1, 'busy for busyMs')
+  for (let ms = 0; ms < 5000; ms += 250) await advance(250)
+  t.equal(releaser.count, 2, 'and again after another busyMs')
+  running()
+})
+
+t.test('short inferences between two looks still count as activity', async t => {
+  const { gate, releaser, advance } = setup()
+  await advance(2000)
+  const done = await gate.acquire()
+  done()
+  await advance(250)
+  await advance(1000)
+  t.equal(releaser.count, 1)
+})
+
+t.test('one release at a time: a tick during a slow release does not start another', async t => {
+  let calls = 0
+  let finish: () => void = () => {}
+  const { gate, releaser, advance } = setup(async () => { calls++; await new Promise<void>(resolve => { finish = resolve }) })
+  ;(await gate.acquire())()
+  await advance(250)
+  const first = advance(1000)
+  ;(await gate.acquire())()
+  await advance(250)
+  await advance(6000)
+  t.equal(calls, 1, 'the second waits for the first')
+  finish()
+  await first
+  t.equal(releaser.count, 1)
+  const second = advance(1000)
+  t.equal(calls, 2, 'the activity seen meanwhile is released afterwards')
+  finish()
+  await second
+  t.equal(releaser.count, 2)
+})
+
+t.test('a failing release is reported, and later activity is released again', async t => {
+  let fail = true
+  const { gate, releaser, errors, advance } = setup(async () => { if (fail) throw new Error('no memory for you') })
+  ;(await gate.acquire())()
+  await advance(250)
+  await advance(1000)
+  t.equal(errors.length, 1)
+  t.match(String(errors[0]), /no memory for you/)
+  fail = false
+  ;(await gate.acquire())()
+  await advance(250)
+  await advance(1000)
+  t.equal(releaser.count, 1)
+})
