@@ -21,6 +21,8 @@ const START_TIMEOUT_MS = 120_000
 
 export interface ChildService {
   url: string
+  /** The service's process, for its memory (/proc/PID/status). */
+  pid: number
   stop: () => Promise<void>
 }
 
@@ -60,5 +62,5 @@ export async function startChildService (env: Env, overrides: Record<string, str
     await stop()
     throw error
   })
-  return { url, stop }
+  return { url, pid: child.pid as number, stop }
 }

@@ -4,23 +4,25 @@
 // and its reference are measured in alternation (bare run, service run,
 // service run, bare run, …), as scripts/bench-engine.ts does, and quoted as
 // medians. The order:
-//   1. the service starts with the phrase cache off and loads the voice
-//      (its memory is measured on a fresh process);
+//   1. the service starts in-process with the phrase cache off and loads
+//      the voice;
 //   2. bare-engine workers start beside it; idle latencies alternate with
 //      bare runs of the same texts, then saturation runs with ceiling runs
 //      (each side idle while the other runs);
 //   3. the open loop, the uncached phrase rate and GET /health;
-//   4. a second service with the cache on answers the repeated phrase.
+//   4. memory: a service in a process of its own (its RSS is then its own),
+//      at start-up, under the corpus and on the unpunctuated text;
+//   5. a second service with the cache on answers the repeated phrase.
 
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { releaseFreedMemory } from '../engine/runtime.js'
 import { ChorusError, ConfigError } from '../errors.js'
 import { CORES } from '../service/env.js'
 import { expectedMessage } from '../validate.js'
 import { summariseLevel } from './aggregate.js'
 import { EngineBench, type TextRange, type ThroughputRun } from './ceiling.js'
+import { startChildService } from './child-service.js'
 import { BenchClient, type Sample } from './client.js'
 import { runClosedLoop } from './closed-loop.js'
 import type { TargetsConfig } from './config.js'
@@ -32,6 +34,7 @@ import { machineInfo, writeOutputs } from './output.js'
 import { Progress } from './progress.js'
 import type { CeilingResult, TargetFigure, TargetsResults } from './results.js'
 import { describeService, startInProcess, type ServedVoice } from './service.js'
+import { residentBytes } from './soak-processes.js'
 import { median } from './stats.js'
 import { targetsSummary } from './summary.js'
 import { num } from './table.js'
@@ -223,16 +226,61 @@ async function measureThroughput (client: BenchClient, bench: EngineBench, plan:
   return { ceiling: bench.ceilingOf(ceilingRuns, plan.ceilingSeconds, range), saturation, saturationRps: median(rps) }
 }
 
-/** Peak RSS of this process (harness and in-process service) while the
- * service answers the unpunctuated text, sampled every 20 ms. */
-async function peakRssDuring (client: BenchClient, voice: string): Promise<{ peakBytes: number, ok: boolean }> {
-  let peak = process.memoryUsage.rss()
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()) }, 20)
+/** Every RSS sample of process `pid`, every `everyMs`, while `during` runs (one before, one after). */
+async function sampleRss<T> (pid: number, everyMs: number, during: () => Promise<T>): Promise<{ result: T, samples: number[] }> {
+  const samples = [await residentBytes(pid)]
+  let running = true
+  const sampling = (async () => {
+    while (running) {
+      await new Promise(resolve => setTimeout(resolve, everyMs))
+      if (running) samples.push(await residentBytes(pid))
+    }
+  })()
   try {
-    const sample = await client.synthesize(item(UNPUNCTUATED, voice))
-    return { peakBytes: Math.max(peak, process.memoryUsage.rss()), ok: sample.error === undefined }
+    return { result: await during(), samples }
   } finally {
-    clearInterval(timer)
+    running = false
+    await sampling
+    samples.push(await residentBytes(pid))
+  }
+}
+
+interface MemoryFigures {
+  /** RSS at start-up, no voice loaded. */
+  baselineBytes: number
+  /** Median RSS while the corpus runs at saturation. */
+  steadyBytes: number
+  unpunctuated: { peakBytes: number, ok: boolean }
+}
+
+/** The service's own memory, in a process of its own (an in-process
+ * service would share its RSS with the harness and the bare engine): at
+ * start-up, under the corpus at saturation, and at its peak while it
+ * answers the unpunctuated text. */
+async function measureMemory (config: TargetsConfig, plan: Plan, spec: WorkloadSpec, workers: number, io: BenchIo, progress: Progress): Promise<MemoryFigures> {
+  progress.note('memory: the service in a process of its own, under the corpus, then the unpunctuated text')
+  const overrides = { TTS_VOICE_DIR: config.voiceDir, TTS_DEFAULT_VOICE: config.voice, TTS_PRELOAD_VOICES: '', TTS_CACHE_BYTES: '0' }
+  const child = await startChildService(io.env, overrides, join(config.outDir, 'service-memory.log'))
+  const client = new BenchClient(child.url, 120_000)
+  try {
+    const baselineBytes = await residentBytes(child.pid)
+    await request(client, item('Warming up.', config.voice))
+    const workload = new Workload(spec, 99)
+    const concurrency = workers * plan.saturation.clientsPerWorker
+    const { samples } = await sampleRss(child.pid, 250, async () => {
+      await closedRate(plan.saturation, concurrency, async () => await client.synthesize(workload.next()))
+    })
+    progress.note(`${UNPUNCTUATED.length} characters without punctuation, peak RSS`)
+    const peak = await sampleRss(child.pid, 20, async () => await client.synthesize(item(UNPUNCTUATED, config.voice)))
+    return {
+      baselineBytes,
+      // Samples from the measured window on (the warm-up's first quarter is the voice loading).
+      steadyBytes: median(samples.slice(Math.floor(samples.length * plan.saturation.warmupMs / (plan.saturation.warmupMs + plan.saturation.durationMs)))),
+      unpunctuated: { peakBytes: Math.max(...peak.samples), ok: peak.result.error === undefined }
+    }
+  } finally {
+    client.close()
+    await child.stop()
   }
 }
 
@@ -299,16 +347,14 @@ interface Measured {
   idle: IdleFigures
   throughput: Throughput
   load: LoadFigures
-  /** RSS the process gained from before the service started to after the saturation runs. */
-  steadyRssBytes: number
-  unpunctuated: { peakBytes: number, ok: boolean }
+  /** The corpus workload of the saturation runs. */
+  spec: WorkloadSpec
 }
 
 /** Everything but the cached phrase: the service with its cache off, and the bare engine beside it. */
 async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts, io: BenchIo, progress: Progress, notes: string[]): Promise<Measured> {
   const spec: WorkloadSpec = { texts: { kind: 'corpus' }, seed: config.seed, voices: [{ name: config.voice, weight: 1 }], multiSpeaker: new Set(), synthesis: {}, stream: false, repeatRatio: 0 }
   progress.note(`starting the service (phrase cache off) over ${config.voiceDir}`)
-  const rssBefore = process.memoryUsage.rss()
   // The cache off: every request of the uncached figures must reach the engine.
   const service = await startInProcess({ voiceDir: config.voiceDir, defaultVoice: config.voice, env: io.env, logFile: join(config.outDir, 'service.log'), overrides: { TTS_CACHE_BYTES: '0' } })
   const client = new BenchClient(service.url, 60_000)
@@ -334,16 +380,10 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
       throughput = await measureThroughput(client, bench, plan, spec, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
     } finally {
       await bench.close()
-      // The bare-engine workers' freed heap goes back to the system before
-      // this process's RSS stands for the service's.
-      await releaseFreedMemory()
     }
-    const steadyRssBytes = process.memoryUsage.rss() - rssBefore
     const rate = plan.openLoop.share * throughput.ceiling.audioSecondsPerSecond / idle.open.bareAudioSeconds
     const load = await measureLoad(client, plan, texts, config.voice, rate, service.workersPerVoice * plan.saturation.clientsPerWorker, progress)
-    progress.note(`${UNPUNCTUATED.length} characters without punctuation, peak RSS`)
-    const unpunctuated = await peakRssDuring(client, config.voice)
-    return { served, workers: service.workersPerVoice, idle, throughput, load, steadyRssBytes, unpunctuated }
+    return { served, workers: service.workersPerVoice, idle, throughput, load, spec }
   } finally {
     client.close()
     await service.close()
@@ -369,10 +409,10 @@ const perSecond = (unit: string) => (v: number) => `${num(v)} ${unit}`
 /** Issue 10's bound on one request's memory, whatever its text. */
 const PEAK_RSS_LIMIT = 1.5e9
 
-function figures (m: Measured, cachedRps: number, share: number): TargetFigure[] {
-  // Steady state under the corpus: what the process gained, per worker (the
-  // bare-engine workers have closed by then).
-  const perWorker = m.steadyRssBytes / m.workers
+function figures (m: Measured, memory: MemoryFigures, cachedRps: number, share: number): TargetFigure[] {
+  // Steady state under the corpus: what the service's process gained over
+  // its start-up, per worker.
+  const perWorker = (memory.steadyBytes - memory.baselineBytes) / m.workers
   const { idle, throughput } = m
   const megabytes = (v: number) => `${(v / 1e6).toFixed(0)} MB`
   return [
@@ -385,8 +425,8 @@ function figures (m: Measured, cachedRps: number, share: number): TargetFigure[]
     figure('rss-per-worker', 'steady-state RSS per worker under the corpus vs model file', perWorker, m.served.modelBytes, megabytes, '<=', 2.5),
     figure('long-stream-first', `streamed ${LONG_WORDS}-word sentence: first audio vs the whole non-streamed answer`, idle.longStream.firstAudioMs, idle.longStream.wholeMs, ms, '<=', 0.35),
     figure('long-idle', `one ${LONG_WORDS}-word sentence, idle: latency vs its one-worker time`, idle.long.service, idle.long.bareMs, ms, '<=', 0.65),
-    figure('unpunctuated-rss', `${UNPUNCTUATED.length} unpunctuated characters: peak RSS vs ${megabytes(PEAK_RSS_LIMIT)}${m.unpunctuated.ok ? '' : ' (NOT answered)'}`,
-      m.unpunctuated.ok ? m.unpunctuated.peakBytes : null, PEAK_RSS_LIMIT, megabytes, '<=', 1)
+    figure('unpunctuated-rss', `${UNPUNCTUATED.length} unpunctuated characters: peak RSS of the service vs ${megabytes(PEAK_RSS_LIMIT)}${memory.unpunctuated.ok ? '' : ' (NOT answered)'}`,
+      memory.unpunctuated.ok ? memory.unpunctuated.peakBytes : null, PEAK_RSS_LIMIT, megabytes, '<=', 1)
   ]
 }
 
@@ -400,6 +440,7 @@ export async function runTargets (config: TargetsConfig, io: BenchIo): Promise<T
   await mkdir(config.outDir, { recursive: true })
   const texts = pickTexts(config.seed)
   const m = await measureUncached(config, plan, texts, io, progress, notes)
+  const memory = await measureMemory(config, plan, m.spec, m.workers, io, progress)
   progress.note('repeated phrase with the phrase cache on')
   const cachedRps = await measureCached(config, plan, texts, io, notes)
   if (m.load.openErrors > 0) notes.push(`the open loop had ${m.load.openErrors} failed requests (not in its p99)`)
@@ -414,10 +455,11 @@ export async function runTargets (config: TargetsConfig, io: BenchIo): Promise<T
     modelBytes: m.served.modelBytes,
     workersPerVoice: m.workers,
     ceiling: m.throughput.ceiling,
-    figures: figures(m, cachedRps, plan.openLoop.share),
+    figures: figures(m, memory, cachedRps, plan.openLoop.share),
     info: [
       { figure: 'saturation runs (audio s/s)', value: m.throughput.saturation.map(num).join(', ') },
       { figure: 'open loop', value: `${num(m.load.openRate)} requests/s of a ${num(m.idle.open.bareAudioSeconds)} s reply, constant arrivals; harness send lag p99 ${num(m.load.openSendLagP99)} ms` },
+      { figure: 'service memory', value: `RSS ${(memory.baselineBytes / 1e6).toFixed(0)} MB at start-up (no voice), ${(memory.steadyBytes / 1e6).toFixed(0)} MB under the corpus (median), ${(memory.unpunctuated.peakBytes / 1e6).toFixed(0)} MB peak on the unpunctuated text` },
       { figure: 'harness headroom', value: `GET /health at ${num(m.load.healthRps)} req/s, ${num(m.load.healthRps / m.throughput.saturationRps)}× the synthesis request rate at saturation (${num(m.throughput.saturationRps)} req/s)` }
     ],
     notes
