@@ -2,11 +2,14 @@
 // voice. Each voice's pool has its own workers, so without it 8 busy voices
 // with 2 workers each would run 16 inferences on 2 cores: every one slower,
 // each holding its activations, none finishing sooner. Slots are granted in
-// arrival order; a waiter whose request is aborted leaves the queue at once.
+// task order (see task-order.ts), in arrival order among tasks without one;
+// a waiter whose request is aborted leaves the queue at once.
 
 import { SynthesisCancelledError } from '../errors.js'
+import { before, type TaskOrder } from './task-order.js'
 
 interface Waiter {
+  order: TaskOrder | undefined
   grant: () => void
   signal: AbortSignal | undefined
   onAbort: () => void
@@ -45,12 +48,15 @@ export class InferenceGate {
     return this.peakCount
   }
 
-  /** Resolves with a slot; rejects with SynthesisCancelledError if `signal` aborts first. */
-  async acquire (signal?: AbortSignal): Promise<GateRelease> {
+  /** Resolves with a slot; rejects with SynthesisCancelledError if `signal`
+   * aborts first. Waiters with an `order` go before those after it in task
+   * order, and before every waiter without one. */
+  async acquire (signal?: AbortSignal, order?: TaskOrder): Promise<GateRelease> {
     if (signal?.aborted === true) throw new SynthesisCancelledError()
     if (this.runningCount < this.limit && this.waiters.length === 0) return this.take()
     return await new Promise<GateRelease>((resolve, reject) => {
       const waiter: Waiter = {
+        order,
         signal,
         grant: () => resolve(this.take()),
         onAbort: () => {
@@ -60,7 +66,9 @@ export class InferenceGate {
         }
       }
       signal?.addEventListener('abort', waiter.onAbort, { once: true })
-      this.waiters.push(waiter)
+      let at = order === undefined ? -1 : this.waiters.findIndex(w => w.order === undefined || before(order, w.order))
+      if (at < 0) at = this.waiters.length
+      this.waiters.splice(at, 0, waiter)
     })
   }
 

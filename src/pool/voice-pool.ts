@@ -15,6 +15,7 @@ import { Piscina } from 'piscina'
 import { SynthesisCancelledError } from '../errors.js'
 import type { ChunkingSettings, SynthesisConfig, VoiceConfig } from '../engine/index.js'
 import type { InferenceGate } from './inference-gate.js'
+import { before, type TaskOrder } from './task-order.js'
 import { isFailure, restoreError } from './task-errors.js'
 import type { DecodeResult, ReadyResult, SentenceResult, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
 import type { FrameRange } from '../engine/index.js'
@@ -31,18 +32,10 @@ export interface VoicePoolOptions {
   workerIdleMs: number
 }
 
-/** Where a task stands among the voice's work: lower runs first. */
-export type TaskOrder = readonly [request: number, sentence: number, chunk: number]
-
 // From TypeScript sources the worker needs tsx registered first.
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-worker.mjs' : './worker.js', import.meta.url)
 
 const RECENT_PEAKS = 32
-
-function before (a: TaskOrder, b: TaskOrder): boolean {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i]
-  return false
-}
 
 export class VoicePool {
   private readonly piscina: Piscina
@@ -138,7 +131,7 @@ export class VoicePool {
     await this.turn(order, signal)
     let releaseSlot: () => void
     try {
-      releaseSlot = await this.options.gate.acquire(signal)
+      releaseSlot = await this.options.gate.acquire(signal, order)
     } catch (error) {
       this.finished()
       throw error

@@ -62,3 +62,18 @@ t.test('an aborted waiter leaves the queue and the slot goes to the next', async
 t.test('the limit must be a positive integer', async t => {
   t.throws(() => new InferenceGate(0), RangeError)
 })
+
+t.test('waiters get slots in task order, earlier requests first, then arrivals without an order', async t => {
+  const gate = new InferenceGate(1)
+  const holder = await gate.acquire(undefined, [0, 0, 0])
+  const granted: string[] = []
+  const wait = (label: string, order?: readonly [number, number, number]) =>
+    gate.acquire(undefined, order).then(release => { granted.push(label); release() })
+  // Arrivals: a later request's sentence, an unordered task, then an earlier
+  // request's second and first sentences, then a chunk of the first.
+  const all = [wait('r3s0', [3, 0, 0]), wait('none'), wait('r1s1', [1, 1, 0]), wait('r1s0', [1, 0, 0]), wait('r1s0c1', [1, 0, 1])]
+  t.equal(gate.waiting, 5)
+  holder()
+  await Promise.all(all)
+  t.same(granted, ['r1s0', 'r1s0c1', 'r1s1', 'r3s0', 'none'])
+})

@@ -1,0 +1,14 @@
+// The order in which sentence tasks run, in a voice's pool and at the
+// process-wide inference gate alike: earlier requests first, then a
+// request's sentences, then a sentence's decoder chunks. Request numbers are
+// process-wide, so across voices too the oldest request is served first and
+// finishes soonest, instead of every busy voice's requests sharing the cores
+// and all finishing late.
+
+/** Where a task stands among all work: lower runs first. */
+export type TaskOrder = readonly [request: number, sentence: number, chunk: number]
+
+export function before (a: TaskOrder, b: TaskOrder): boolean {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i]
+  return false
+}
