@@ -33,9 +33,11 @@ export interface FrameRange {
 }
 
 /** The chunks [start, end) of a latent of `frames` frames.
- * Non-streamed: one piece when it fits in a chunk; otherwise at least
- * `parallelism` equal chunks (so one long sentence uses every worker), none
- * longer than chunkFrames. Streamed: a small first chunk, then chunkFrames. */
+ * Non-streamed: one piece when it fits in a chunk; otherwise equal chunks,
+ * none longer than chunkFrames, as many as a multiple of `parallelism`: the
+ * workers then finish together (3 chunks on 2 workers would take two rounds
+ * of the longest chunk, 4 take two rounds of shorter ones).
+ * Streamed: a small first chunk, then chunkFrames. */
 export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number }): FrameRange[] {
   if (frames <= 0) return []
   const ranges: FrameRange[] = []
@@ -47,7 +49,9 @@ export function planChunks (frames: number, settings: ChunkingSettings, options:
     return [{ start: 0, end: frames }]
   }
   const rest = frames - start
-  const count = Math.max(Math.ceil(rest / settings.chunkFrames), options.stream ? 1 : Math.max(1, options.parallelism))
+  const needed = Math.ceil(rest / settings.chunkFrames)
+  const parallelism = options.stream ? 1 : Math.max(1, Math.floor(options.parallelism))
+  const count = Math.ceil(needed / parallelism) * parallelism
   const size = Math.ceil(rest / count)
   for (let s = start; s < frames; s += size) ranges.push({ start: s, end: Math.min(frames, s + size) })
   return ranges

@@ -1,0 +1,52 @@
+// How sentences are cut: decoder chunks of a latent (planChunks) and phoneme
+// runs of a long sentence (capPhonemes).
+
+import t, { type Test } from 'tap'
+import { capPhonemes, DEFAULT_CHUNKING, planChunks, withMargin, type FrameRange } from '../../src/engine/chunking.js'
+
+const settings = { ...DEFAULT_CHUNKING, chunkFrames: 512, firstChunkFrames: 32, marginFrames: 32 }
+
+function covers (t: Test, ranges: FrameRange[], frames: number): void {
+  t.equal(ranges[0].start, 0, 'starts at frame 0')
+  t.equal(ranges[ranges.length - 1].end, frames, 'ends at the last frame')
+  for (let i = 1; i < ranges.length; i++) t.equal(ranges[i].start, ranges[i - 1].end, 'contiguous')
+}
+
+t.test('a sentence that fits in a chunk is decoded in one piece', async t => {
+  t.same(planChunks(512, settings, { stream: false, parallelism: 2 }), [{ start: 0, end: 512 }])
+  t.same(planChunks(40, settings, { stream: false, parallelism: 4 }), [{ start: 0, end: 40 }])
+  t.same(planChunks(0, settings, { stream: false, parallelism: 2 }), [])
+})
+
+t.test('a long sentence: equal chunks, a multiple of the workers, none longer than chunkFrames', async t => {
+  for (const [frames, parallelism, count] of [[1240, 2, 4], [1100, 2, 4], [1500, 2, 4], [2100, 2, 6], [600, 2, 2], [600, 1, 2], [1240, 3, 3], [2000, 3, 6]]) {
+    const ranges = planChunks(frames, settings, { stream: false, parallelism })
+    t.equal(ranges.length, count, `${frames} frames on ${parallelism} workers: ${count} chunks`)
+    covers(t, ranges, frames)
+    const sizes = ranges.map(r => r.end - r.start)
+    t.ok(sizes.every(size => size <= settings.chunkFrames), 'none longer than chunkFrames')
+    t.ok(Math.max(...sizes) - Math.min(...sizes) <= Math.ceil(frames / count), 'about equal')
+  }
+})
+
+t.test('streamed: a small first chunk, then chunks of chunkFrames in order, whatever the workers', async t => {
+  const ranges = planChunks(1240, settings, { stream: true, parallelism: 2 })
+  t.same(ranges[0], { start: 0, end: 32 })
+  covers(t, ranges, 1240)
+  t.equal(ranges.length, 1 + Math.ceil((1240 - 32) / 512))
+  t.same(planChunks(20, settings, { stream: true, parallelism: 2 }), [{ start: 0, end: 20 }], 'shorter than the first chunk: one piece')
+})
+
+t.test('margins are clipped to the latent', async t => {
+  t.same(withMargin({ start: 0, end: 100 }, 300, 32), { start: 0, end: 132 })
+  t.same(withMargin({ start: 100, end: 200 }, 300, 32), { start: 68, end: 232 })
+  t.same(withMargin({ start: 200, end: 300 }, 300, 32), { start: 168, end: 300 })
+})
+
+t.test('phonemes past the cap are cut after a space, or at the cap inside one long word', async t => {
+  const text = (s: string) => Uint32Array.from([...s].map(c => c.codePointAt(0) as number))
+  const back = (pieces: Uint32Array[]) => pieces.map(p => String.fromCodePoint(...p))
+  t.same(back(capPhonemes(text('abc def'), 10)), ['abc def'])
+  t.same(back(capPhonemes(text('abc def ghi'), 9)), ['abc def ', 'ghi'])
+  t.same(back(capPhonemes(text('abcdefghij'), 4)), ['abcd', 'efgh', 'ij'])
+})
