@@ -4,6 +4,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { SynthesisCancelledError, VoiceLoadError } from '../errors.js'
+import { discardBytes } from './discard-bytes.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
 import { capPhonemes, DEFAULT_CHUNKING, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
 import { toTypedError, type NativeCancelToken, type NativeModelParts, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
@@ -101,7 +102,12 @@ export class PiperVoice {
         mode = { mode: shared.split ? 'split' : 'whole' }
       } else {
         const parts = await modelParts(modelPath, split)
-        session = await runtime.binding.loadVoice(key, { ...settings, label: modelPath }, parts.parts)
+        try {
+          session = await runtime.binding.loadVoice(key, { ...settings, label: modelPath }, parts.parts)
+        } finally {
+          // Copied into the sessions (or refused) by now.
+          discardBytes(parts.bytes)
+        }
         mode = { mode: session.split ? 'split' : 'whole', ...(parts.reason !== undefined ? { reason: parts.reason } : {}) }
       }
     } catch (error) {
@@ -270,19 +276,21 @@ async function modelKey (modelPath: string, settings: SessionOptions, split: boo
     settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, split])
 }
 
-async function modelParts (modelPath: string, split: boolean): Promise<{ parts: NativeModelParts, reason?: string }> {
+/** What the native loader takes, and every byte array made for it (to be
+ * discarded once it has loaded). */
+async function modelParts (modelPath: string, split: boolean): Promise<{ parts: NativeModelParts, reason?: string, bytes: Uint8Array[] }> {
   const bytes = new Uint8Array(await readFile(modelPath))
-  if (!split) return { parts: { whole: bytes }, reason: 'the split is turned off' }
+  if (!split) return { parts: { whole: bytes }, reason: 'the split is turned off', bytes: [bytes] }
   let result
   try {
     result = splitDecoder(bytes)
   } catch (error) {
     // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
-    return { parts: { whole: bytes }, reason: (error as Error).message }
+    return { parts: { whole: bytes }, reason: (error as Error).message, bytes: [bytes] }
   }
-  if (result.mode === 'whole') return { parts: { whole: bytes }, reason: result.reason }
+  if (result.mode === 'whole') return { parts: { whole: bytes }, reason: result.reason, bytes: [bytes] }
   const { encoder, decoder, latent, side } = result.split
-  return { parts: { encoder, decoder, boundary: [latent, ...side] } }
+  return { parts: { encoder, decoder, boundary: [latent, ...side] }, bytes: [bytes, encoder, decoder] }
 }
 
 function loadMessage (modelPath: string, error: unknown): string {
