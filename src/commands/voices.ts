@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util'
 import { InvalidArgumentError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig } from '../service/config.js'
-import type { Env } from '../service/env.js'
+import type { Env } from '../shared/config-values.js'
 import { createLogger } from '../service/logger.js'
 import { expectedMessage } from '../validate.js'
 import { installBundledVoices } from '../voices/bundled.js'
