@@ -14,7 +14,7 @@ import { encodeWav, initRuntime, joinSentences, PiperVoice, silenceLength } from
 import { InvalidArgumentError, VoiceNotFoundError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
 import type { Env } from '../shared/config-values.js'
-import { createLogger } from '../service/logger.js'
+import { createLogger } from '../shared/logger.js'
 import { defaultVoiceStatus } from '../synthesis/default-voice.js'
 import { requestSettings } from '../synthesis/settings.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
@@ -71,7 +71,7 @@ async function openOutput (path: string): Promise<FileHandle> {
 
 async function speak (request: TtsRequest, config: ServiceConfig, voiceDir: string): Promise<Buffer> {
   // The service's own folder scan: the same voices are installed, or left out.
-  const registry = new VoiceRegistry(voiceDir, createLogger('warn', process.stderr), config.rescanMs)
+  const registry = new VoiceRegistry(voiceDir, createLogger('chorus-say', 'warn'), config.rescanMs)
   await registry.rescan()
   const name = request.voice ?? defaultVoiceStatus(config, voice => registry.get(voice) !== undefined).effective
   if (name === BUILTIN_VOICE) {

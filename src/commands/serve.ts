@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { ConfigError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
 import type { Env } from '../shared/config-values.js'
-import { createLogger } from '../service/logger.js'
+import { createLogger } from '../shared/logger.js'
 import { startService, type RunningService } from '../service/server.js'
 import { installBundledVoices } from '../voices/bundled.js'
 
@@ -35,7 +35,7 @@ export async function serve (argv: string[], env: Env): Promise<number | undefin
     return 0
   }
   const config = loadServiceConfig(env)
-  const log = createLogger(config.logLevel)
+  const log = createLogger('chorus-tts', config.logLevel, process.stdout)
   if (config.installBundled && existsSync(config.bundledVoiceDir)) {
     await installBundledVoices(config.bundledVoiceDir, config.voiceDir, log)
   }

@@ -1,6 +1,6 @@
 // What the middleware stack puts on ctx.state.
 
-import type { Logger } from 'pino'
+import type { Logger } from '../shared/logger.js'
 
 export interface ChorusState {
   requestId: string

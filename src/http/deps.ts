@@ -1,6 +1,6 @@
 // The service's parts, as the routes see them.
 
-import type { Logger } from 'pino'
+import type { Logger } from '../shared/logger.js'
 import type { EncoderPool } from '../audio/encoder-pool.js'
 import type { Runtime } from '../engine/index.js'
 import type { PoolManager } from '../pool/pool-manager.js'

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto'
 import type { Middleware } from 'koa'
-import type { Logger } from 'pino'
+import type { Logger } from '../shared/logger.js'
 import type { ChorusState } from './context.js'
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -3,7 +3,7 @@
 // sentences (and long sentences' decoder chunks) over the voice's workers
 // and hands them back in order (sentence-pipeline.ts).
 
-import type { Logger } from 'pino'
+import type { Logger } from '../shared/logger.js'
 import type { Runtime, SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync } from '../engine/phonemes.js'
 import { OverloadedError, VoiceBrokenError, VoiceNotFoundError } from '../errors.js'
