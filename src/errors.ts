@@ -6,6 +6,8 @@ export interface ChorusErrorOptions {
   status?: number
   expose?: boolean
   details?: Record<string, unknown>
+  /** Response headers that go with the error's answer (Retry-After, Allow). */
+  headers?: Record<string, string>
   cause?: unknown
 }
 
@@ -14,6 +16,7 @@ export class ChorusError extends Error {
   readonly status: number
   readonly expose: boolean
   readonly details: Record<string, unknown>
+  readonly headers: Record<string, string>
 
   constructor (code: string, message: string, options: ChorusErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -22,6 +25,7 @@ export class ChorusError extends Error {
     this.status = options.status ?? 500
     this.expose = options.expose ?? this.status < 500
     this.details = options.details ?? {}
+    this.headers = options.headers ?? {}
   }
 }
 
@@ -135,7 +139,7 @@ export class UnsupportedMediaTypeError extends ChorusError {
 export class OverloadedError extends ChorusError {
   readonly retryAfterSeconds: number
   constructor (retryAfterSeconds: number) {
-    super('ERR_OVERLOADED', 'Server is busy: too many requests in progress, retry later', { status: 503, expose: true })
+    super('ERR_OVERLOADED', 'Server is busy: too many requests in progress, retry later', { status: 503, expose: true, headers: { 'Retry-After': String(retryAfterSeconds) } })
     this.retryAfterSeconds = retryAfterSeconds
   }
 }
@@ -162,7 +166,7 @@ export class NotFoundError extends ChorusError {
 export class MethodNotAllowedError extends ChorusError {
   readonly allow: string[]
   constructor (method: string, allow: string[]) {
-    super('ERR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allow.join(', ')}`, { status: 405, details: { allow } })
+    super('ERR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allow.join(', ')}`, { status: 405, details: { allow }, headers: { Allow: allow.join(', ') } })
     this.allow = allow
   }
 }

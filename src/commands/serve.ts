@@ -7,6 +7,7 @@ import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../ser
 import type { Env } from '../shared/config-values.js'
 import { createLogger } from '../shared/logger.js'
 import { startService, type RunningService } from '../service/server.js'
+import { shutdownOn, untilAborted } from '../shared/shutdown.js'
 import { installBundledVoices } from '../voices/bundled.js'
 
 export const SERVE_USAGE = `usage: chorus serve
@@ -45,16 +46,10 @@ export async function serve (argv: string[], env: Env): Promise<number | undefin
   } catch (error) {
     throw listenProblem(error, config) ?? error
   }
-  await new Promise<void>(resolve => {
-    const stop = (signal: string) => {
-      log.info({ signal }, 'signal received')
-      process.off('SIGTERM', stop)
-      process.off('SIGINT', stop)
-      resolve()
-    }
-    process.on('SIGTERM', stop)
-    process.on('SIGINT', stop)
-  })
+  const shutdown = shutdownOn()
+  await untilAborted(shutdown.signal)
+  shutdown.dispose()
+  log.info({ signal: shutdown.signal.reason }, 'signal received')
   await service.close()
   return 0
 }

@@ -7,6 +7,7 @@ import type { ChorusState } from './context.js'
 
 export function requestMetrics (metrics: ServiceMetrics): Middleware<ChorusState> {
   return async (ctx, next) => {
+    ctx.state.route = 'unmatched'
     const stop = metrics.latency.startTimer()
     ctx.res.once('close', () => {
       const route = ctx.state.route

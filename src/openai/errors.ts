@@ -5,7 +5,8 @@
 // is our catalogue's code in OpenAI's lower-case style.
 
 import type { Middleware } from 'koa'
-import { ChorusError, OverloadedError } from '../errors.js'
+import { ChorusError } from '../errors.js'
+import { INTERNAL_ERROR_MESSAGE } from '../shared/json-errors.js'
 import type { ChorusState } from '../http/context.js'
 
 export interface OpenAIErrorBody {
@@ -42,13 +43,13 @@ export function openAIErrors (): Middleware<ChorusState> {
       if (error instanceof ChorusError && error.expose) {
         ctx.status = error.status
         ctx.body = openAIErrorBody(error)
-        if (error instanceof OverloadedError) ctx.set('Retry-After', String(error.retryAfterSeconds))
+        for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value)
         ctx.state.log.info({ status: error.status, code: error.code }, error.message)
         return
       }
       ctx.state.log.error({ err: error }, 'unexpected error')
       ctx.status = 500
-      ctx.body = { error: { message: 'Internal server error', type: 'server_error', param: null, code: 'internal' } }
+      ctx.body = { error: { message: INTERNAL_ERROR_MESSAGE, type: 'server_error', param: null, code: 'internal' } }
     }
   }
 }
