@@ -1,6 +1,9 @@
 // After the router: a known path with another method is 405 with Allow
 // (counted in metrics under that path); anything else that no route
-// answered is 404.
+// answered is 404. Not the router's allowedMethods(): that answers OPTIONS
+// with 200 rather than 204, a method it does not know (PROPFIND) with 501
+// rather than 405/404, lists Allow in route order rather than sorted, and
+// leaves the route label "unmatched"; the service's answers are a contract.
 
 import type Router from '@koa/router'
 import type { Middleware } from 'koa'
