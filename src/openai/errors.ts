@@ -7,7 +7,7 @@
 import type { Middleware } from 'koa'
 import { ChorusError } from '../errors.js'
 import { INTERNAL_ERROR_MESSAGE } from '../shared/json-errors.js'
-import type { ChorusState } from '../http/context.js'
+import type { RequestLogState } from '../shared/request-id.js'
 
 export interface OpenAIErrorBody {
   error: { message: string, type: string, param: string | null, code: string | null }
@@ -34,7 +34,7 @@ export function openAIErrorBody (error: ChorusError): OpenAIErrorBody {
 
 /** Put before an OpenAI route's handler; the service's own error handler
  * (first in the stack) still catches what happens after the headers. */
-export function openAIErrors (): Middleware<ChorusState> {
+export function openAIErrors (): Middleware<RequestLogState> {
   return async (ctx, next) => {
     try {
       await next()

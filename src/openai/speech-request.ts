@@ -4,7 +4,7 @@
 
 import { AUDIO_FORMATS, type AudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
 import { InvalidJsonError, TextTooLongError } from '../errors.js'
-import { checkFields, codePoints, type ObjectSchema } from '../http/schema.js'
+import { checkFields, codePoints, type ObjectSchema } from '../shared/schema.js'
 import { invalid, isPlainObject } from '../validate.js'
 
 /** OpenAI's own limit on `input`; the service's TTS_MAX_TEXT_LENGTH applies too. */

@@ -15,7 +15,7 @@ import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import type { ServiceConfig } from './config.js'
-import { ServiceMetrics } from './metrics.js'
+import { ServiceMetrics } from '../http/metrics.js'
 import type { ServiceDeps } from '../http/deps.js'
 
 export interface RunningService {

@@ -8,11 +8,11 @@ import type { Runtime, SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync } from '../engine/phonemes.js'
 import { OverloadedError, VoiceBrokenError, VoiceNotFoundError } from '../errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
-import type { ServiceConfig } from '../service/config.js'
+import type { ChunkingSettings } from '../engine/chunking.js'
 import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
 import type { InstalledVoice, VoiceRegistry } from '../voices/registry.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
-import { defaultVoiceStatus, type DefaultVoiceStatus } from './default-voice.js'
+import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } from './default-voice.js'
 import { requestSettings } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink } from './sentence-pipeline.js'
@@ -30,12 +30,21 @@ export interface PreparedSynthesis {
 /** Receives streamed PCM in order; chunk 0 of a sentence starts it. */
 export type SentenceSink = ChunkSink
 
+/** The settings the synthesizer reads: the default voice, admission and bounds on one run. */
+export interface SynthesizerSettings extends DefaultVoiceChoice {
+  /** Requests admitted at once; beyond it, 503. */
+  maxPending: number
+  /** A request's time; Retry-After is a tenth of it. */
+  timeoutMs: number
+  chunking: ChunkingSettings
+}
+
 export class Synthesizer {
   private pendingCount = 0
   private requests = 0
 
   constructor (
-    private readonly config: ServiceConfig,
+    private readonly config: SynthesizerSettings,
     private readonly registry: VoiceRegistry,
     private readonly pools: PoolManager,
     private readonly runtime: Runtime,

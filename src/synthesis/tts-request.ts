@@ -4,7 +4,7 @@
 import { AUDIO_FORMATS, type AudioFormat, isAudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
 import { LIMITS } from '../engine/synthesis-config.js'
 import { InvalidJsonError, MissingTextError, TextTooLongError } from '../errors.js'
-import { expected, type ObjectSchema } from '../http/schema.js'
+import { expected, type ObjectSchema } from '../shared/schema.js'
 import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 import { assertVoiceName } from '../voices/voice-name.js'
 

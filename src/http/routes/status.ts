@@ -4,8 +4,8 @@ import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
 import { NotReadyError } from '../../errors.js'
-import { checkReadiness, requiredVoices } from '../../service/readiness.js'
-import { describeBrokenVoices, describeVoices } from '../../service/voice-info.js'
+import { checkReadiness, requiredVoices } from '../../synthesis/readiness.js'
+import { describeBrokenVoices, describeVoices } from '../../synthesis/voice-info.js'
 
 export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   const router = new Router<ChorusState>()
