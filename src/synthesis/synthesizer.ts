@@ -19,7 +19,11 @@ import { runSentences, type ChunkSink } from './sentence-pipeline.js'
 
 export type { DefaultVoiceStatus }
 
-export type ResolvedVoice = { kind: 'piper', name: string, voice: InstalledVoice } | { kind: 'builtin', name: string }
+/** A voice ready to speak. `version` changes when its files do (the phrase
+ * cache keys on it); the built-in voice, part of the addon, has one version. */
+export type ResolvedVoice =
+  | { kind: 'piper', name: string, version: string, voice: InstalledVoice }
+  | { kind: 'builtin', name: string, version: 'builtin' }
 
 export interface PreparedSynthesis {
   voice: ResolvedVoice
@@ -67,7 +71,7 @@ export class Synthesizer {
 
   resolveVoice (requested: string | undefined): ResolvedVoice {
     const name = requested ?? this.defaultVoice().effective
-    if (name === BUILTIN_VOICE) return { kind: 'builtin', name }
+    if (name === BUILTIN_VOICE) return { kind: 'builtin', name, version: 'builtin' }
     // A name is never a path: anything that is not a valid name is simply not installed.
     const voice = isValidVoiceName(name) ? this.registry.get(name) : undefined
     if (voice === undefined) {
@@ -75,7 +79,12 @@ export class Synthesizer {
       if (unusable !== undefined) throw new VoiceBrokenError(name, unusable)
       throw new VoiceNotFoundError(name, this.voiceNames())
     }
-    return { kind: 'piper', name, voice }
+    return { kind: 'piper', name, version: voice.version, voice }
+  }
+
+  /** The settings a request with no overrides gets from this voice. */
+  defaultSettings (voice: ResolvedVoice): SynthesisConfig {
+    return requestSettings({}, voice.kind === 'builtin' ? 'builtin' : voice.voice.config)
   }
 
   /** Everything that can fail on bad input, before any work is queued.

@@ -30,8 +30,7 @@ export function openAIRoutes (deps: ServiceDeps): Router<ChorusState> {
     if (target.substitutedFor !== undefined) {
       ctx.state.log.info({ requested: request.voice, mapped: target.substitutedFor, speaking: target.voice }, 'mapped voice not installed: the default voice speaks')
     }
-    const voice = synthesizer.resolveVoice(target.voice)
-    const defaultLengthScale = voice.kind === 'piper' ? voice.voice.config.inference.lengthScale : 1
+    const defaultLengthScale = synthesizer.defaultSettings(synthesizer.resolveVoice(target.voice)).lengthScale
     const tts: TtsRequest = {
       text: request.input,
       voice: target.voice,
