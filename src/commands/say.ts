@@ -11,12 +11,12 @@ import { resolve } from 'node:path'
 import { encodeWavFile } from '../audio/encode-file.js'
 import { formatForExtension } from '../audio/formats.js'
 import { encodeWav, initRuntime, joinSentences, LIMITS, PiperVoice, silenceLength } from '../engine/index.js'
-import { InvalidArgumentError, VoiceNotFoundError } from '../errors.js'
+import { InvalidArgumentError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
 import { numberSetting, parseCommandLine, pickSetting, stringSetting, type Env, type FlagValues } from '../shared/config-values.js'
 import { createLogger } from '../shared/logger.js'
 import { defaultVoiceStatus } from '../synthesis/default-voice.js'
-import { requestSettings } from '../synthesis/settings.js'
+import { resolveVoice, voiceSettings } from '../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage } from '../validate.js'
 import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
@@ -73,15 +73,15 @@ async function speak (request: TtsRequest, config: ServiceConfig, voiceDir: stri
   const registry = new VoiceRegistry(voiceDir, createLogger('chorus-say', 'warn'), config.rescanMs)
   await registry.rescan()
   const name = request.voice ?? defaultVoiceStatus(config, voice => registry.get(voice) !== undefined).effective
-  if (name === BUILTIN_VOICE) {
-    const settings = requestSettings(request, 'builtin')
+  const chosen = resolveVoice(registry, assertVoiceName(name), voiceDir)
+  const settings = voiceSettings(chosen, request)
+  if (chosen.kind === 'builtin') {
+    // No worker pool in this process: the built-in voice runs on the runtime, a Piper voice is loaded here.
     const { binding, espeakSampleRate } = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
     const sentences = await synthesizeBuiltin(binding, request.text, settings, new AbortController().signal)
     return encodeWav(joinSentences(sentences, silenceLength(espeakSampleRate, settings.sentenceSilence)), espeakSampleRate)
   }
-  const installed = registry.get(assertVoiceName(name))
-  if (installed === undefined) throw new VoiceNotFoundError(name, [...registry.names(), BUILTIN_VOICE].sort(), voiceDir)
-  const settings = requestSettings(request, installed.config)
+  const installed = chosen.voice
   const voice = await PiperVoice.load(installed.modelPath, { config: installed.config, warmUp: false, ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   try {
     const result = await voice.synthesize(request.text, settings)
