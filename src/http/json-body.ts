@@ -3,7 +3,8 @@
 // other content type gets 415.
 
 import type { Context } from 'koa'
-import { BodyTooLargeError, InvalidJsonError, UnsupportedMediaTypeError } from '../errors.js'
+import { invalidJson } from '../synthesis/errors.js'
+import { bodyTooLarge, unsupportedMediaType } from './errors.js'
 import { readBody } from '../shared/body.js'
 
 function isJsonType (contentType: string): boolean {
@@ -18,11 +19,11 @@ export function textBodyLimit (maxTextLength: number): number {
 
 export async function readJsonBody (ctx: Context, limitBytes: number): Promise<unknown> {
   const contentType = ctx.get('Content-Type')
-  if (contentType !== '' && !isJsonType(contentType)) throw new UnsupportedMediaTypeError(contentType)
-  const text = await readBody(ctx.req, limitBytes, limit => new BodyTooLargeError(limit))
+  if (contentType !== '' && !isJsonType(contentType)) throw unsupportedMediaType(contentType)
+  const text = await readBody(ctx.req, limitBytes, bodyTooLarge)
   try {
     return JSON.parse(text)
   } catch {
-    throw new InvalidJsonError()
+    throw invalidJson()
   }
 }

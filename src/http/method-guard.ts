@@ -7,7 +7,7 @@
 
 import type Router from '@koa/router'
 import type { Middleware } from 'koa'
-import { MethodNotAllowedError, NotFoundError } from '../errors.js'
+import { methodNotAllowed, notFound } from './errors.js'
 import type { ChorusState } from './context.js'
 
 export function methodGuard (router: Router): Middleware<ChorusState> {
@@ -16,7 +16,7 @@ export function methodGuard (router: Router): Middleware<ChorusState> {
     if (ctx.status !== 404 || ctx.body !== undefined) return
     const matched = router.match(ctx.path, ctx.method)
     const allow = [...new Set(matched.path.flatMap(layer => layer.methods))].sort()
-    if (allow.length === 0) throw new NotFoundError()
+    if (allow.length === 0) throw notFound()
     // A known path keeps its own label in metrics, whatever the method.
     ctx.state.route = String(matched.path[0].path)
     if (ctx.method === 'OPTIONS') {
@@ -24,6 +24,6 @@ export function methodGuard (router: Router): Middleware<ChorusState> {
       ctx.set('Allow', [...allow, 'OPTIONS'].join(', '))
       return
     }
-    throw new MethodNotAllowedError(ctx.method, allow)
+    throw methodNotAllowed(ctx.method, allow)
   }
 }

@@ -6,7 +6,8 @@
 import type { Logger } from '../shared/logger.js'
 import type { Runtime, SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync } from '../engine/phonemes.js'
-import { OverloadedError, VoiceBrokenError, VoiceNotFoundError } from '../errors.js'
+import { VoiceBrokenError } from '../errors.js'
+import { overloaded, voiceNotFound } from './errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ChunkingSettings } from '../engine/chunking.js'
 import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
@@ -38,7 +39,7 @@ export function resolveVoice (registry: VoiceRegistry, name: string, folder?: st
   if (voice === undefined) {
     const unusable = isValidVoiceName(name) ? registry.leftOut().get(name) : undefined
     if (unusable !== undefined) throw new VoiceBrokenError(name, unusable)
-    throw new VoiceNotFoundError(name, [...registry.names(), BUILTIN_VOICE].sort(), folder)
+    throw voiceNotFound(name, [...registry.names(), BUILTIN_VOICE].sort(), folder)
   }
   return { kind: 'piper', name, version: voice.version, voice }
 }
@@ -113,7 +114,7 @@ export class Synthesizer {
    * function when the request is done. */
   admit (): () => void {
     if (this.pendingCount >= this.config.maxPending) {
-      throw new OverloadedError(Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10)))
+      throw overloaded(Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10)))
     }
     this.pendingCount++
     let released = false

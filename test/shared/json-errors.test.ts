@@ -4,7 +4,8 @@
 import type { AddressInfo } from 'node:net'
 import Koa from 'koa'
 import t, { type Test } from 'tap'
-import { ChorusError, OverloadedError } from '../../src/errors.js'
+import { ChorusError } from '../../src/errors.js'
+import { overloaded } from '../../src/synthesis/errors.js'
 import { HOUSE_BODIES, INTERNAL_ERROR_MESSAGE, jsonErrors } from '../../src/shared/json-errors.js'
 
 async function serve (t: Test, app: Koa): Promise<string> {
@@ -36,7 +37,7 @@ t.test('a bug: the one 500 wording, details only in the app\'s error event', asy
 
 t.test('an exposed error: its status, headers and house body; not reported as a bug', async t => {
   const bugs: unknown[] = []
-  const base = await serve(t, appThrowing(new OverloadedError(3), bugs))
+  const base = await serve(t, appThrowing(overloaded(3), bugs))
   const reply = await fetch(base + '/throw')
   t.equal(reply.status, 503)
   t.equal(reply.headers.get('retry-after'), '3')
