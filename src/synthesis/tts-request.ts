@@ -14,7 +14,7 @@ export const VOICE_HEADER = 'X-Chorus-Voice'
 
 /** The body's fields as the OpenAPI document publishes them. The checks
  * below and in resolveSynthesisConfig (ranges from the same LIMITS) apply
- * them; test/openai/openapi.test.ts checks that both agree. `null` counts as
+ * them; test/http/openapi.test.ts checks that both agree. `null` counts as
  * absent. Speaker ids and voice names depend on what is installed. */
 export const TTS_REQUEST: ObjectSchema = {
   type: 'object',
