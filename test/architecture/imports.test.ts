@@ -1,7 +1,8 @@
 // The folder rules of README's Architecture section, read from the import
-// statements of src/**/*.ts: the tool server and the reference spawner never
-// import each other, and no two folders import each other, directly or
-// round a longer loop (http and service once did).
+// statements of src/**/*.ts: each folder imports only what the table allows,
+// the tool server and the reference spawner never import each other, and no
+// two folders import each other, directly or round a longer loop (http and
+// service once did).
 
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -57,6 +58,32 @@ function cycles (graph: Map<string, Set<string>>): string[][] {
 }
 
 const graph = areaGraph()
+
+// README, Architecture: what each folder may import besides src's root files
+// (errors.ts, validate.ts, package-root.ts), which every folder may use.
+const ALLOWED: Record<string, readonly string[]> = {
+  engine: [],
+  shared: [],
+  voices: ['engine'],
+  pool: ['engine', 'voices'],
+  audio: ['engine'],
+  synthesis: ['engine', 'voices', 'pool', 'audio', 'shared'],
+  openai: ['synthesis', 'audio', 'voices', 'shared'],
+  http: ['synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared'],
+  service: ['http', 'synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared'],
+  tools: ['shared'],
+  spawner: ['shared'],
+  commands: ['service', 'synthesis', 'voices', 'audio', 'engine', 'shared'],
+  bench: ['service', 'tools', 'spawner', 'voices', 'engine', 'shared']
+}
+
+t.test('each folder imports only what the architecture table allows', async t => {
+  t.same([...graph.keys()].filter(name => name !== '.').sort(), Object.keys(ALLOWED).sort(), 'the table names every folder')
+  for (const [folder, allowed] of Object.entries(ALLOWED)) {
+    const extra = [...graph.get(folder) ?? []].filter(to => to !== '.' && !allowed.includes(to))
+    t.same(extra, [], `${folder} imports only ${allowed.join(', ') || 'src\'s root files'}`)
+  }
+})
 
 t.test('the scan sees the folders and their imports', async t => {
   t.ok(graph.get('http')?.has('synthesis'), 'http imports synthesis')
