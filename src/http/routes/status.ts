@@ -1,4 +1,4 @@
-// GET /health (liveness), GET /ready (readiness, see service/readiness.ts) and GET /voices.
+// GET /health (liveness), GET /ready (readiness, see synthesis/readiness.ts) and GET /voices.
 
 import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
