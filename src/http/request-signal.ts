@@ -2,7 +2,7 @@
 // client goes away, so that synthesis stops rather than runs for nobody.
 
 import type { Context } from 'koa'
-import { SynthesisCancelledError } from '../errors.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
 import { requestTimedOut } from '../synthesis/errors.js'
 
 class ClientGoneError extends SynthesisCancelledError {

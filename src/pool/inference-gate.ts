@@ -4,7 +4,7 @@
 // each holding its activations, none finishing sooner. Slots are granted in
 // arrival order; a waiter whose request is aborted leaves the queue at once.
 
-import { SynthesisCancelledError } from '../errors.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
 
 interface Waiter {
   grant: () => void

@@ -6,7 +6,7 @@
 import type { Logger } from '../shared/logger.js'
 import type { Runtime, SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync } from '../engine/phonemes.js'
-import { VoiceBrokenError } from '../errors.js'
+import { VoiceBrokenError } from '../voices/errors.js'
 import { overloaded, voiceNotFound } from './errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ChunkingSettings } from '../engine/chunking.js'
