@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util'
 import { parseWav } from '../src/engine/index.js'
 import { PACKAGE_ROOT } from '../src/package-root.js'
 import { loadServiceConfig } from '../src/service/config.js'
-import { createLogger } from '../src/service/logger.js'
+import { createLogger } from '../src/shared/logger.js'
 import { startService } from '../src/service/server.js'
 import { median } from '../src/bench/stats.js'
 
@@ -72,7 +72,7 @@ for (const setting of flags.settings.split(',')) {
     TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', TTS_VOICE_DIR: voiceDir, TTS_DEFAULT_VOICE: name,
     TTS_WORKERS_PER_VOICE: workers, TTS_ONNX_THREADS: threads, TTS_CACHE_BYTES: '0', TTS_MAX_PENDING: '1000'
   })
-  const service = await startService(config, createLogger('silent'))
+  const service = await startService(config, createLogger('chorus-tts', 'silent'))
   await timed(service.url, REPLY, 1)
   const short = await timed(service.url, SHORT, 5)
   const reply = await timed(service.url, REPLY, 5)

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { PACKAGE_ROOT } from '../src/package-root.js'
 
-const FILES = ['test/service/fuzz-http.test.ts', 'test/openai/fuzz-speech.test.ts', 'test/engine/fuzz-phonemize.test.ts', 'test/tools/fuzz-mcp.test.ts']
+const FILES = ['test/http/fuzz-http.test.ts', 'test/openai/fuzz-speech.test.ts', 'test/engine/fuzz-phonemize.test.ts', 'test/tools/fuzz-mcp.test.ts']
 
 const { values: flags } = parseArgs({ options: { runs: { type: 'string', default: '2000' }, seed: { type: 'string' } } })
 

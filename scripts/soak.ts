@@ -22,7 +22,7 @@ import { ToolsDriver } from '../src/bench/soak-tools.js'
 import { median } from '../src/bench/stats.js'
 import { Workload, type VoiceWeight } from '../src/bench/workload.js'
 import { ChorusError, ConfigError } from '../src/errors.js'
-import { CORES } from '../src/service/env.js'
+import { CORES } from '../src/shared/config-values.js'
 
 /** The voice mix, by share of requests; the multi-speaker voice gets speaker 3. */
 const MIX: VoiceWeight[] = [

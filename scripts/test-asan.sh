@@ -20,5 +20,5 @@ cp --remove-destination build-asan/Release/chorus_native.node "$addon"
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-if [ "$#" -eq 0 ]; then set -- test/engine/*.test.ts test/service/broken-voices.test.ts; fi
+if [ "$#" -eq 0 ]; then set -- test/engine/*.test.ts test/pool/broken-voices.test.ts; fi
 npx tap "$@"

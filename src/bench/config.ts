@@ -9,9 +9,8 @@
 import { resolve } from 'node:path'
 import { ConfigError } from '../errors.js'
 import { LIMITS } from '../engine/synthesis-config.js'
-import { CORES } from '../service/env.js'
 import {
-  configError, integerSetting, numberSetting, parseCommandLine, parseFlags, pickSetting, type FlagSpecs, type FlagValues, type Setting
+  configError, CORES, integerSetting, numberSetting, parseCommandLine, parseFlags, pickSetting, type FlagSpecs, type FlagValues, type Setting
 } from '../shared/config-values.js'
 import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'

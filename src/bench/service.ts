@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { loadServiceConfig } from '../service/config.js'
 import type { Env } from '../shared/config-values.js'
-import { createLogger } from '../service/logger.js'
+import { createLogger } from '../shared/logger.js'
 import { startService } from '../service/server.js'
 import { ChorusError, ConfigError } from '../errors.js'
 import type { BenchClient } from './client.js'
@@ -40,7 +40,7 @@ export async function startInProcess (options: InProcessOptions): Promise<InProc
     ...(options.defaultVoice === undefined ? {} : { TTS_DEFAULT_VOICE: options.defaultVoice })
   })
   const log = createWriteStream(options.logFile, { flags: 'a' })
-  const service = await startService(config, createLogger(config.logLevel, log))
+  const service = await startService(config, createLogger('chorus-tts', config.logLevel, log))
   let closing: Promise<void> | undefined
   return {
     url: service.url,

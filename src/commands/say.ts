@@ -1,22 +1,22 @@
 // chorus say "text" [--voice NAME] -o out.wav: one synthesis in this
-// process, no server. It picks the voice and checks the settings with the
-// service's own code (default-voice.ts, settings.ts, tts-request.ts), so a
-// line that works here works over HTTP and the other way round. The
-// output's extension picks the format (.mp3, .opus, .flac, .pcm; anything
+// process, no server. Its flags go through the shared reader (config-values.ts,
+// the HTTP fields' LIMITS, errors that name the flag); it picks the voice and
+// checks the settings with the service's own code (default-voice.ts,
+// settings.ts, tts-request.ts), so a line that works here works over HTTP and
+// the other way round. The output's extension picks the format (.mp3, .opus, .flac, .pcm; anything
 // else is WAV).
 
 import { open, rm, type FileHandle } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { encodeWavFile } from '../audio/encode-file.js'
 import { formatForExtension } from '../audio/formats.js'
-import { parseArgs } from 'node:util'
-import { encodeWav, initRuntime, joinSentences, PiperVoice, silenceLength } from '../engine/index.js'
-import { InvalidArgumentError, VoiceNotFoundError } from '../errors.js'
+import { encodeWav, initRuntime, joinSentences, LIMITS, PiperVoice, silenceLength } from '../engine/index.js'
+import { InvalidArgumentError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
-import type { Env } from '../service/env.js'
-import { createLogger } from '../service/logger.js'
+import { numberSetting, parseCommandLine, pickSetting, stringSetting, type Env, type FlagValues } from '../shared/config-values.js'
+import { createLogger } from '../shared/logger.js'
 import { defaultVoiceStatus } from '../synthesis/default-voice.js'
-import { requestSettings } from '../synthesis/settings.js'
+import { resolveVoice, voiceSettings } from '../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage } from '../validate.js'
 import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
@@ -53,11 +53,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' }
 } as const
 
-function numberFlag (value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined
-  const parsed = Number(value)
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new InvalidArgumentError(expectedMessage('a number', flag, value))
-  return parsed
+/** A synthesis setting's flag, checked against the same LIMITS as the HTTP
+ * field, by the shared reader: errors name the flag, not the wire field. */
+function settingFlag (values: FlagValues, flag: string, range: { min: number, max: number }): number | undefined {
+  return numberSetting(pickSetting(values, flag, {}, []), range.min, range.max, null) ?? undefined
 }
 
 /** Opened before any work, so a bad path fails at once and names the flag. */
@@ -71,18 +70,18 @@ async function openOutput (path: string): Promise<FileHandle> {
 
 async function speak (request: TtsRequest, config: ServiceConfig, voiceDir: string): Promise<Buffer> {
   // The service's own folder scan: the same voices are installed, or left out.
-  const registry = new VoiceRegistry(voiceDir, createLogger('warn', process.stderr), config.rescanMs)
+  const registry = new VoiceRegistry(voiceDir, createLogger('chorus-say', 'warn'), config.rescanMs)
   await registry.rescan()
   const name = request.voice ?? defaultVoiceStatus(config, voice => registry.get(voice) !== undefined).effective
-  if (name === BUILTIN_VOICE) {
-    const settings = requestSettings(request, 'builtin')
+  const chosen = resolveVoice(registry, assertVoiceName(name), voiceDir)
+  const settings = voiceSettings(chosen, request)
+  if (chosen.kind === 'builtin') {
+    // No worker pool in this process: the built-in voice runs on the runtime, a Piper voice is loaded here.
     const { binding, espeakSampleRate } = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
     const sentences = await synthesizeBuiltin(binding, request.text, settings, new AbortController().signal)
     return encodeWav(joinSentences(sentences, silenceLength(espeakSampleRate, settings.sentenceSilence)), espeakSampleRate)
   }
-  const installed = registry.get(assertVoiceName(name))
-  if (installed === undefined) throw new VoiceNotFoundError(name, [...registry.names(), BUILTIN_VOICE].sort(), voiceDir)
-  const settings = requestSettings(request, installed.config)
+  const installed = chosen.voice
   const voice = await PiperVoice.load(installed.modelPath, { config: installed.config, warmUp: false, ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   try {
     const result = await voice.synthesize(request.text, settings)
@@ -93,39 +92,42 @@ async function speak (request: TtsRequest, config: ServiceConfig, voiceDir: stri
 }
 
 export async function say (argv: string[], env: Env): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS })
+  const { values, positionals } = parseCommandLine(argv, OPTIONS, 'say', true)
   if (values.help === true) {
     console.log(SAY_USAGE)
     return 0
   }
   const text = positionals.join(' ').trim()
   if (text === '') throw new InvalidArgumentError(expectedMessage('some text to speak', 'TEXT', text))
-  if (values.output === undefined) throw new InvalidArgumentError(expectedMessage('an output file', '-o/--output', undefined))
+  const outputPath = stringSetting(pickSetting(values, 'output', {}, []), undefined)
+  if (outputPath === undefined) throw new InvalidArgumentError(expectedMessage('an output file', '-o/--output', undefined))
   const config = loadServiceConfig(env)
-  const voiceDir = values['voice-dir'] === undefined ? config.voiceDir : resolve(values['voice-dir'])
-  const speaker = values.speaker === undefined ? undefined : /^\d+$/.test(values.speaker) ? Number(values.speaker) : values.speaker
+  const voiceDirFlag = stringSetting(pickSetting(values, 'voice-dir', {}, []), undefined)
+  const voiceDir = voiceDirFlag === undefined ? config.voiceDir : resolve(voiceDirFlag)
+  const speakerFlag = stringSetting(pickSetting(values, 'speaker', {}, []), undefined)
+  const speaker = speakerFlag === undefined ? undefined : /^\d+$/.test(speakerFlag) ? Number(speakerFlag) : speakerFlag
   // The HTTP body's checks, on the flags turned into its fields.
   const request = parseTtsRequest({
     text,
-    voice: values.voice,
+    voice: stringSetting(pickSetting(values, 'voice', {}, []), undefined),
     speaker,
-    length_scale: numberFlag(values['length-scale'], '--length-scale'),
-    noise_scale: numberFlag(values['noise-scale'], '--noise-scale'),
-    noise_w: numberFlag(values['noise-w'], '--noise-w'),
-    sentence_silence: numberFlag(values['sentence-silence'], '--sentence-silence')
+    length_scale: settingFlag(values, 'length-scale', LIMITS.lengthScale),
+    noise_scale: settingFlag(values, 'noise-scale', LIMITS.noiseScale),
+    noise_w: settingFlag(values, 'noise-w', LIMITS.noiseW),
+    sentence_silence: settingFlag(values, 'sentence-silence', LIMITS.sentenceSilence)
   }, config.maxTextLength)
-  const output = await openOutput(values.output)
+  const output = await openOutput(outputPath)
   let file: Uint8Array
   try {
     const wav = await speak(request, config, voiceDir)
-    file = await encodeWavFile(wav, formatForExtension(values.output) ?? 'wav')
+    file = await encodeWavFile(wav, formatForExtension(outputPath) ?? 'wav')
     await output.writeFile(file)
   } catch (error) {
     await output.close()
-    await rm(values.output, { force: true })
+    await rm(outputPath, { force: true })
     throw error
   }
   await output.close()
-  console.log(`wrote ${values.output} (${file.length} bytes)`)
+  console.log(`wrote ${outputPath} (${file.length} bytes)`)
   return 0
 }

@@ -4,9 +4,10 @@ import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { ConfigError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
-import type { Env } from '../service/env.js'
-import { createLogger } from '../service/logger.js'
+import type { Env } from '../shared/config-values.js'
+import { createLogger } from '../shared/logger.js'
 import { startService, type RunningService } from '../service/server.js'
+import { shutdownOn, untilAborted } from '../shared/shutdown.js'
 import { installBundledVoices } from '../voices/bundled.js'
 
 export const SERVE_USAGE = `usage: chorus serve
@@ -35,7 +36,7 @@ export async function serve (argv: string[], env: Env): Promise<number | undefin
     return 0
   }
   const config = loadServiceConfig(env)
-  const log = createLogger(config.logLevel)
+  const log = createLogger('chorus-tts', config.logLevel, process.stdout)
   if (config.installBundled && existsSync(config.bundledVoiceDir)) {
     await installBundledVoices(config.bundledVoiceDir, config.voiceDir, log)
   }
@@ -45,16 +46,10 @@ export async function serve (argv: string[], env: Env): Promise<number | undefin
   } catch (error) {
     throw listenProblem(error, config) ?? error
   }
-  await new Promise<void>(resolve => {
-    const stop = (signal: string) => {
-      log.info({ signal }, 'signal received')
-      process.off('SIGTERM', stop)
-      process.off('SIGINT', stop)
-      resolve()
-    }
-    process.on('SIGTERM', stop)
-    process.on('SIGINT', stop)
-  })
+  const shutdown = shutdownOn()
+  await untilAborted(shutdown.signal)
+  shutdown.dispose()
+  log.info({ signal: shutdown.signal.reason }, 'signal received')
   await service.close()
   return 0
 }

@@ -4,8 +4,8 @@
 import { parseArgs } from 'node:util'
 import { InvalidArgumentError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig } from '../service/config.js'
-import type { Env } from '../service/env.js'
-import { createLogger } from '../service/logger.js'
+import type { Env } from '../shared/config-values.js'
+import { createLogger } from '../shared/logger.js'
 import { expectedMessage } from '../validate.js'
 import { installBundledVoices } from '../voices/bundled.js'
 
@@ -28,6 +28,6 @@ export async function voices (argv: string[], env: Env): Promise<number> {
     throw new InvalidArgumentError(expectedMessage('the subcommand install-bundled', 'chorus voices', positionals.join(' ')))
   }
   const config = loadServiceConfig(env)
-  await installBundledVoices(config.bundledVoiceDir, config.voiceDir, createLogger(config.logLevel))
+  await installBundledVoices(config.bundledVoiceDir, config.voiceDir, createLogger('chorus-voices', config.logLevel, process.stdout))
   return 0
 }

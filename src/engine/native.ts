@@ -5,10 +5,8 @@
 
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import {
-  ChorusError, InferenceError, InvalidArgumentError, NativeLoadError, PhonemizeError,
-  SynthesisCancelledError, VoiceLoadError
-} from '../errors.js'
+import { ChorusError, InvalidArgumentError } from '../errors.js'
+import { InferenceError, NativeLoadError, PhonemizeError, SynthesisCancelledError, VoiceLoadError } from './errors.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 
 const require = createRequire(import.meta.url)

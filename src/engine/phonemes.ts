@@ -2,7 +2,7 @@
 // phonemes (or the text itself for phoneme_type "text"), NFD-decomposed,
 // with the voice's phoneme_map applied.
 
-import { PhonemizeError } from '../errors.js'
+import { PhonemizeError } from './errors.js'
 import { toTypedError, type NativeBinding } from './native.js'
 import type { VoiceConfig } from './voice-config.js'
 

@@ -2,7 +2,7 @@
 // loaded once per process (the addon itself once per thread). Safe to call
 // from any thread, any number of times, with the same paths.
 
-import { NativeLoadError } from '../errors.js'
+import { NativeLoadError } from './errors.js'
 import { BUNDLED_ESPEAK_DATA, bundledOrtLibrary, loadBinding, toTypedError, type NativeBinding } from './native.js'
 
 export interface RuntimeOptions {

@@ -2,7 +2,7 @@
 // is a VoiceConfigError naming the file and the field.
 
 import { readFile } from 'node:fs/promises'
-import { VoiceConfigError } from '../errors.js'
+import { VoiceConfigError } from './errors.js'
 import { expectedMessage, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 
 export type PhonemeType = 'espeak' | 'text'

@@ -3,7 +3,7 @@
 
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { SynthesisCancelledError, VoiceLoadError } from '../errors.js'
+import { SynthesisCancelledError, VoiceLoadError } from './errors.js'
 import { discardBytes } from './discard-bytes.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
 import { capPhonemes, DEFAULT_CHUNKING, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'

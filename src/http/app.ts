@@ -1,13 +1,13 @@
-// The Koa application: error handler first, then request id, metrics, the
-// 404/405 guard and the routes.
+// The Koa application: the shared error middleware first, then the shared
+// request id, metrics, the 404/405 guard and the routes.
 
 import Router from '@koa/router'
 import Koa from 'koa'
 import type { ChorusState } from './context.js'
 import type { ServiceDeps } from './deps.js'
-import { errorHandler, isHangUpError } from './error-handler.js'
+import { HOUSE_BODIES, isHangUpError, jsonErrors } from '../shared/json-errors.js'
+import { requestId } from '../shared/request-id.js'
 import { methodGuard } from './method-guard.js'
-import { requestId } from './request-id.js'
 import { requestMetrics } from './request-metrics.js'
 import { metricsRoutes } from './routes/metrics.js'
 import { openAIRoutes } from './routes/openai.js'
@@ -16,17 +16,22 @@ import { playgroundRoutes } from './routes/playground.js'
 import { statusRoutes } from './routes/status.js'
 import { ttsRoutes } from './routes/tts.js'
 
+/** The shared error middleware with the house bodies; lines go to the request's logger. */
+export function serviceErrors (): Koa.Middleware {
+  return jsonErrors({ ...HOUSE_BODIES, log: ctx => (ctx.state as ChorusState).log })
+}
+
 export function createApp (deps: ServiceDeps): Koa<ChorusState> {
   const app = new Koa<ChorusState>()
   const router = new Router<ChorusState>()
   for (const routes of [statusRoutes(deps), ttsRoutes(deps), openAIRoutes(deps), openApiRoutes(), playgroundRoutes(), metricsRoutes(deps)]) router.use(routes.routes())
-  app.use(errorHandler())
+  app.use(serviceErrors())
   app.use(requestId(deps.log))
   app.use(requestMetrics(deps.metrics))
   app.use(methodGuard(router))
   app.use(router.routes())
-  // Errors are answered by errorHandler; this only sees what escapes it, and
-  // the socket errors Koa reports after a hang-up that errorHandler already logged.
+  // Errors are answered by serviceErrors; this only sees what escapes it, and
+  // the socket errors Koa reports after a hang-up that serviceErrors already logged.
   app.on('error', (error: Error) => {
     if (isHangUpError(error)) deps.log.debug({ reason: (error as NodeJS.ErrnoException).code }, 'client connection ended')
     else deps.log.error({ err: error }, 'koa error')

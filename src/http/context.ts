@@ -1,10 +1,8 @@
 // What the middleware stack puts on ctx.state.
 
-import type { Logger } from 'pino'
+import type { RequestLogState } from '../shared/request-id.js'
 
-export interface ChorusState {
-  requestId: string
-  log: Logger
+export interface ChorusState extends RequestLogState {
   /** The route's name for metrics; unknown paths stay "unmatched". */
   route: string
 }

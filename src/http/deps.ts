@@ -1,18 +1,30 @@
-// The service's parts, as the routes see them.
+// The service's parts, as the routes see them. The service (the composition
+// root) builds them; http depends on no service module, only on these shapes.
 
-import type { Logger } from 'pino'
+import type { Logger } from '../shared/logger.js'
 import type { EncoderPool } from '../audio/encoder-pool.js'
 import type { Runtime } from '../engine/index.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { Preloader } from '../pool/preload.js'
-import type { ServiceConfig } from '../service/config.js'
-import type { ServiceMetrics } from '../service/metrics.js'
+import type { VoiceTarget } from '../openai/voice-map.js'
+import type { ServiceMetrics } from './metrics.js'
 import type { PhraseCache } from '../synthesis/phrase-cache.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
 import type { VoiceRegistry } from '../voices/registry.js'
 
+/** The settings the routes read; the service's config has them all. */
+export interface HttpSettings {
+  /** Bounds one request from arrival to its last byte. */
+  timeoutMs: number
+  maxTextLength: number
+  /** OpenAI voice name → voice (and speaker). */
+  openaiVoices: Record<string, VoiceTarget>
+  /** TTS_PRELOAD_VOICES, which GET /ready waits for. */
+  preloadVoices: string[] | '*'
+}
+
 export interface ServiceDeps {
-  config: ServiceConfig
+  config: HttpSettings
   log: Logger
   runtime: Runtime
   registry: VoiceRegistry

@@ -1,8 +1,11 @@
-// Reads a JSON request body. A body without Content-Type that holds JSON is
-// accepted (older clients send none); any other content type gets 415.
+// Reads a JSON request body with the shared body reader. A body without
+// Content-Type that holds JSON is accepted (older clients send none); any
+// other content type gets 415.
 
 import type { Context } from 'koa'
-import { BodyTooLargeError, InvalidJsonError, UnsupportedMediaTypeError } from '../errors.js'
+import { invalidJson } from '../synthesis/errors.js'
+import { bodyTooLarge, unsupportedMediaType } from './errors.js'
+import { readBody } from '../shared/body.js'
 
 function isJsonType (contentType: string): boolean {
   const type = contentType.split(';')[0].trim().toLowerCase()
@@ -16,19 +19,11 @@ export function textBodyLimit (maxTextLength: number): number {
 
 export async function readJsonBody (ctx: Context, limitBytes: number): Promise<unknown> {
   const contentType = ctx.get('Content-Type')
-  if (contentType !== '' && !isJsonType(contentType)) throw new UnsupportedMediaTypeError(contentType)
-  const declared = Number(ctx.get('Content-Length'))
-  if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLargeError(limitBytes)
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length
-    if (size > limitBytes) throw new BodyTooLargeError(limitBytes)
-    chunks.push(chunk as Buffer)
-  }
+  if (contentType !== '' && !isJsonType(contentType)) throw unsupportedMediaType(contentType)
+  const text = await readBody(ctx.req, limitBytes, bodyTooLarge)
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    return JSON.parse(text)
   } catch {
-    throw new InvalidJsonError()
+    throw invalidJson()
   }
 }

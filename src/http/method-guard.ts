@@ -1,10 +1,13 @@
 // After the router: a known path with another method is 405 with Allow
 // (counted in metrics under that path); anything else that no route
-// answered is 404.
+// answered is 404. Not the router's allowedMethods(): that answers OPTIONS
+// with 200 rather than 204, a method it does not know (PROPFIND) with 501
+// rather than 405/404, lists Allow in route order rather than sorted, and
+// leaves the route label "unmatched"; the service's answers are a contract.
 
 import type Router from '@koa/router'
 import type { Middleware } from 'koa'
-import { MethodNotAllowedError, NotFoundError } from '../errors.js'
+import { methodNotAllowed, notFound } from './errors.js'
 import type { ChorusState } from './context.js'
 
 export function methodGuard (router: Router): Middleware<ChorusState> {
@@ -13,7 +16,7 @@ export function methodGuard (router: Router): Middleware<ChorusState> {
     if (ctx.status !== 404 || ctx.body !== undefined) return
     const matched = router.match(ctx.path, ctx.method)
     const allow = [...new Set(matched.path.flatMap(layer => layer.methods))].sort()
-    if (allow.length === 0) throw new NotFoundError()
+    if (allow.length === 0) throw notFound()
     // A known path keeps its own label in metrics, whatever the method.
     ctx.state.route = String(matched.path[0].path)
     if (ctx.method === 'OPTIONS') {
@@ -21,6 +24,6 @@ export function methodGuard (router: Router): Middleware<ChorusState> {
       ctx.set('Allow', [...allow, 'OPTIONS'].join(', '))
       return
     }
-    throw new MethodNotAllowedError(ctx.method, allow)
+    throw methodNotAllowed(ctx.method, allow)
   }
 }

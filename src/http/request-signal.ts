@@ -2,7 +2,8 @@
 // client goes away, so that synthesis stops rather than runs for nobody.
 
 import type { Context } from 'koa'
-import { RequestTimeoutError, SynthesisCancelledError } from '../errors.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
+import { requestTimedOut } from '../synthesis/errors.js'
 
 class ClientGoneError extends SynthesisCancelledError {
   constructor () {
@@ -13,7 +14,7 @@ class ClientGoneError extends SynthesisCancelledError {
 /** Aborts when the request's time is up or its client goes away. */
 export function requestSignal (ctx: Context, timeoutMs: number): { signal: AbortSignal, done: () => void } {
   const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(new RequestTimeoutError()), timeoutMs)
+  const timer = setTimeout(() => controller.abort(requestTimedOut()), timeoutMs)
   const onClose = () => { if (!ctx.res.writableFinished) controller.abort(new ClientGoneError()) }
   ctx.res.once('close', onClose)
   return {

@@ -8,11 +8,12 @@
 import { PassThrough, Readable } from 'node:stream'
 import type { Context } from 'koa'
 import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
-import { cacheKey } from '../synthesis/phrase-cache.js'
+import { speechCacheKey } from '../synthesis/phrase-cache.js'
 import { encodeSpeech } from '../synthesis/encoded-speech.js'
 import type { PreparedSynthesis } from '../synthesis/synthesizer.js'
 import type { ChorusState } from './context.js'
 import type { ServiceDeps } from './deps.js'
+import { recordSpeech } from './metrics.js'
 import { outcome, requestSignal } from './request-signal.js'
 
 /** How encoded bytes go on the wire: as they are, or wrapped (SSE). */
@@ -29,8 +30,7 @@ export function rawFraming (format: AudioFormat): Framing {
 
 export async function sendSpeech (ctx: Context & { state: ChorusState }, deps: ServiceDeps, prepared: PreparedSynthesis, text: string, format: AudioFormat, framing: Framing): Promise<void> {
   const { cache, metrics, synthesizer, config } = deps
-  const version = prepared.voice.kind === 'piper' ? prepared.voice.voice.version : 'builtin'
-  const key = cache.enabled ? cacheKey(prepared.voice.name, version, prepared.settings, text, format) : undefined
+  const key = cache.enabled ? speechCacheKey(prepared, text, format) : undefined
   // A hit needs no worker, so it is served even when the queue is full.
   const hit = key === undefined ? undefined : cache.get(key)
   ctx.set('X-Chorus-Voice', prepared.voice.name)
@@ -59,9 +59,7 @@ export async function sendSpeech (ctx: Context & { state: ChorusState }, deps: S
     }
   })
   finished.then(({ chunks, samples }) => {
-    const seconds = samples / prepared.sampleRate
-    metrics.audioSeconds.inc({ voice: prepared.voice.name }, seconds)
-    if (seconds > 0) metrics.realTimeFactor.observe({ voice: prepared.voice.name }, (performance.now() - started) / 1000 / seconds)
+    recordSpeech(metrics, prepared, samples, started)
     if (framing.end !== undefined) body.write(framing.end())
     body.end()
     if (key !== undefined) cache.set(key, { bytes: Buffer.concat(chunks), sampleRate: prepared.sampleRate })

@@ -5,8 +5,9 @@
 // is our catalogue's code in OpenAI's lower-case style.
 
 import type { Middleware } from 'koa'
-import { ChorusError, OverloadedError } from '../errors.js'
-import type { ChorusState } from '../http/context.js'
+import { ChorusError } from '../errors.js'
+import { INTERNAL_ERROR_MESSAGE } from '../shared/json-errors.js'
+import type { RequestLogState } from '../shared/request-id.js'
 
 export interface OpenAIErrorBody {
   error: { message: string, type: string, param: string | null, code: string | null }
@@ -33,7 +34,7 @@ export function openAIErrorBody (error: ChorusError): OpenAIErrorBody {
 
 /** Put before an OpenAI route's handler; the service's own error handler
  * (first in the stack) still catches what happens after the headers. */
-export function openAIErrors (): Middleware<ChorusState> {
+export function openAIErrors (): Middleware<RequestLogState> {
   return async (ctx, next) => {
     try {
       await next()
@@ -42,13 +43,13 @@ export function openAIErrors (): Middleware<ChorusState> {
       if (error instanceof ChorusError && error.expose) {
         ctx.status = error.status
         ctx.body = openAIErrorBody(error)
-        if (error instanceof OverloadedError) ctx.set('Retry-After', String(error.retryAfterSeconds))
+        for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value)
         ctx.state.log.info({ status: error.status, code: error.code }, error.message)
         return
       }
       ctx.state.log.error({ err: error }, 'unexpected error')
       ctx.status = 500
-      ctx.body = { error: { message: 'Internal server error', type: 'server_error', param: null, code: 'internal' } }
+      ctx.body = { error: { message: INTERNAL_ERROR_MESSAGE, type: 'server_error', param: null, code: 'internal' } }
     }
   }
 }

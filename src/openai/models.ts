@@ -2,7 +2,7 @@
 // needs to fill its model and voice pickers.
 
 import type { Synthesizer } from '../synthesis/synthesizer.js'
-import type { VoiceInfo } from '../service/voice-info.js'
+import type { VoiceInfo } from '../synthesis/voice-info.js'
 import { OPENAI_MODELS } from './speech-request.js'
 import type { VoiceTarget } from './voice-map.js'
 import { mappedVoice } from './voice-resolver.js'

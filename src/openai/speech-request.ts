@@ -3,8 +3,8 @@
 // once here into plain values.
 
 import { AUDIO_FORMATS, type AudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
-import { InvalidJsonError, TextTooLongError } from '../errors.js'
-import { checkFields, codePoints, type ObjectSchema } from '../http/schema.js'
+import { invalidJson, textTooLong } from '../synthesis/errors.js'
+import { checkFields, codePoints, type ObjectSchema } from '../shared/schema.js'
 import { invalid, isPlainObject } from '../validate.js'
 
 /** OpenAI's own limit on `input`; the service's TTS_MAX_TEXT_LENGTH applies too. */
@@ -44,7 +44,7 @@ export interface SpeechRequest {
 }
 
 export function parseSpeechRequest (body: unknown, maxTextLength: number): SpeechRequest {
-  if (!isPlainObject(body)) throw new InvalidJsonError()
+  if (!isPlainObject(body)) throw invalidJson()
   const format = body.response_format
   // A format OpenAI has and we lack gets its own reason, not just "one of …".
   if (typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined) {
@@ -53,7 +53,7 @@ export function parseSpeechRequest (body: unknown, maxTextLength: number): Speec
   checkFields(SPEECH_REQUEST, body)
   const input = body.input as string
   const length = codePoints(input)
-  if (length > maxTextLength) throw new TextTooLongError(length, maxTextLength)
+  if (length > maxTextLength) throw textTooLong(length, maxTextLength)
   const voice = body.voice as string | { id: string }
   return {
     model: body.model as string,

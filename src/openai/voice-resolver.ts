@@ -7,7 +7,7 @@
 // and GET /v1/audio/voices shows it.
 
 import { invalid } from '../validate.js'
-import { VoiceNotFoundError } from '../errors.js'
+import { voiceNotFound } from '../synthesis/errors.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
 import { OPENAI_MODELS, type SpeechRequest } from './speech-request.js'
 import type { VoiceTarget } from './voice-map.js'
@@ -49,5 +49,5 @@ export function resolveSpeechVoice (synthesizer: Synthesizer, voiceMap: Readonly
   }
   if (mapped !== undefined) return mappedVoice(synthesizer, mapped)
   if (installed.includes(request.voice)) return { voice: request.voice }
-  throw new VoiceNotFoundError(request.voice, [...Object.keys(voiceMap).sort(), ...installed])
+  throw voiceNotFound(request.voice, [...Object.keys(voiceMap).sort(), ...installed])
 }

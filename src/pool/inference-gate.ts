@@ -5,7 +5,7 @@
 // task order (see task-order.ts), in arrival order among tasks without one;
 // a waiter whose request is aborted leaves the queue at once.
 
-import { SynthesisCancelledError } from '../errors.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
 import { before, type TaskOrder } from './task-order.js'
 
 interface Waiter {

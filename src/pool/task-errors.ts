@@ -2,10 +2,10 @@
 // with {failure: {code, message}} and the pool rebuilds our typed error from
 // it, because a thrown Error loses its class and its `code` on the way.
 
+import { ChorusError, InvalidArgumentError } from '../errors.js'
 import {
-  ChorusError, InferenceError, InvalidArgumentError, NativeLoadError, PhonemizeError, SynthesisCancelledError,
-  VoiceConfigError, VoiceLoadError
-} from '../errors.js'
+  InferenceError, NativeLoadError, PhonemizeError, SynthesisCancelledError, VoiceConfigError, VoiceLoadError
+} from '../engine/errors.js'
 
 export interface TaskFailure {
   failure: { code: string, message: string }

@@ -12,7 +12,7 @@
 import { MessageChannel } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
-import { SynthesisCancelledError } from '../errors.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
 import type { ChunkingSettings, SynthesisConfig, VoiceConfig } from '../engine/index.js'
 import type { InferenceGate } from './inference-gate.js'
 import { before, type TaskOrder } from './task-order.js'

@@ -6,7 +6,7 @@
 import { threadId, workerData } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 import { PiperVoice, planChunks, type SentenceEncoding } from '../engine/index.js'
-import { SynthesisCancelledError } from '../errors.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
 import { toFailure, type TaskFailure } from './task-errors.js'
 import type { DecodeResult, DecodeTask, ReadyResult, SentenceResult, SentenceTask, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
 

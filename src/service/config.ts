@@ -1,16 +1,15 @@
 // The TTS service's configuration: one typed object, read from the
-// environment once at start-up. A bad value stops the process with exit code
+// environment once at start-up with the shared reader (config-values.ts). A bad value stops the process with exit code
 // 2 and a message that names the variable (see cli.ts).
 
 import { join, resolve } from 'node:path'
 import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
 import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
-import { ConfigError } from '../errors.js'
-import { expectedMessage } from '../validate.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
-import { envSetting, logLevelSetting, type Env, type LogLevel } from '../shared/config-values.js'
-import { CORES, EnvReader } from './env.js'
+import {
+  choiceSetting, configError, CORES, envSetting, integerSetting, logLevelSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
+} from '../shared/config-values.js'
 import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
 
 export interface ServiceConfig {
@@ -60,63 +59,65 @@ export const DEFAULT_VOICE = 'en_US-lessac-medium'
 export const DEFAULT_VOICE_DIR = 'voices/local'
 
 /** The voice names that become file names: a name, never a path. */
-function voiceName (read: EnvReader, name: string, fallback: string): string {
-  const value = read.string(name, fallback)
-  if (!isValidVoiceName(value)) throw new ConfigError(expectedMessage('a voice name like en_US-lessac-medium', name, value))
-  return value
+function voiceName (setting: Setting | undefined, fallback: string): string {
+  if (setting === undefined) return fallback
+  if (!isValidVoiceName(setting.value)) throw configError('a voice name like en_US-lessac-medium', setting)
+  return setting.value
 }
 
 /** TTS_PRELOAD_VOICES: `*`, or voice names separated by commas or spaces (empty: none). */
-function preloadList (read: EnvReader): string[] | '*' {
-  const raw = read.string('TTS_PRELOAD_VOICES', '').trim()
-  if (raw === '*') return '*'
-  if (raw === '') return []
-  const names = raw.split(/[\s,]+/).filter(name => name !== '')
+function preloadList (setting: Setting | undefined): string[] | '*' {
+  if (setting === undefined) return []
+  if (setting.value === '*') return '*'
+  const names = setting.value.split(/[\s,]+/).filter(name => name !== '')
   if (!names.every(isValidVoiceName)) {
-    throw new ConfigError(expectedMessage('voice names separated by commas (like en_US-lessac-medium,en_GB-alba-medium), or *', 'TTS_PRELOAD_VOICES', raw))
+    throw configError('voice names separated by commas (like en_US-lessac-medium,en_GB-alba-medium), or *', setting)
   }
   return [...new Set(names)]
 }
 
 export function loadServiceConfig (env: Env): ServiceConfig {
-  const read = new EnvReader(env)
-  const cacheBytes = read.integer('TTS_CACHE_BYTES', 64 * 1024 * 1024, 0, Number.MAX_SAFE_INTEGER)
-  const maxConcurrentInferences = read.integer('TTS_MAX_CONCURRENT_INFERENCES', CORES, 1, 1024)
+  // Every variable through the shared reader: trimmed, blank counts as unset.
+  const read = (name: string): Setting | undefined => envSetting(env, name)
+  const cacheBytes = integerSetting(read('TTS_CACHE_BYTES'), 0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024)
+  const maxConcurrentInferences = integerSetting(read('TTS_MAX_CONCURRENT_INFERENCES'), 1, 1024, CORES)
   // Only computed when not set: it reads the cgroup files.
-  const voiceMemoryBytes = read.has('TTS_VOICE_MEMORY_BYTES')
-    ? read.integer('TTS_VOICE_MEMORY_BYTES', 0, 1, Number.MAX_SAFE_INTEGER)
+  const memorySetting = read('TTS_VOICE_MEMORY_BYTES')
+  const voiceMemoryBytes = memorySetting !== undefined
+    ? integerSetting(memorySetting, 1, Number.MAX_SAFE_INTEGER, 0)
     : defaultVoiceMemoryBudget(processMemoryLimit().bytes, { cacheBytes, concurrentInferences: maxConcurrentInferences })
+  const defaultVoice = read('TTS_DEFAULT_VOICE')
   return {
-    host: read.string('TTS_HTTP_HOST', '0.0.0.0'),
-    port: read.integer('TTS_HTTP_PORT', 8995, 0, 65535),
-    voiceDir: resolve(read.string('TTS_VOICE_DIR', DEFAULT_VOICE_DIR)),
-    defaultVoice: voiceName(read, 'TTS_DEFAULT_VOICE', DEFAULT_VOICE),
-    defaultVoiceExplicit: read.has('TTS_DEFAULT_VOICE'),
-    timeoutMs: read.number('TTS_TIMEOUT_SECONDS', 60, 0.1, 3600) * 1000,
-    workersPerVoice: read.integer('TTS_WORKERS_PER_VOICE', CORES, 1, 256),
-    onnxThreads: read.integer('TTS_ONNX_THREADS', 1, 1, 256),
-    maxLoadedVoices: read.integer('TTS_MAX_LOADED_VOICES', 64, 1, 10_000),
+    host: stringSetting(read('TTS_HTTP_HOST'), '0.0.0.0'),
+    port: integerSetting(read('TTS_HTTP_PORT'), 0, 65535, 8995),
+    voiceDir: resolve(stringSetting(read('TTS_VOICE_DIR'), DEFAULT_VOICE_DIR)),
+    defaultVoice: voiceName(defaultVoice, DEFAULT_VOICE),
+    defaultVoiceExplicit: defaultVoice !== undefined,
+    timeoutMs: numberSetting(read('TTS_TIMEOUT_SECONDS'), 0.1, 3600, 60) * 1000,
+    workersPerVoice: integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES),
+    onnxThreads: integerSetting(read('TTS_ONNX_THREADS'), 1, 256, 1),
+    maxLoadedVoices: integerSetting(read('TTS_MAX_LOADED_VOICES'), 1, 10_000, 64),
     voiceMemoryBytes,
     maxConcurrentInferences,
-    workerIdleMs: read.number('TTS_WORKER_IDLE_SECONDS', 60, 0, 86_400) * 1000,
-    preloadVoices: preloadList(read),
-    maxPending: read.integer('TTS_MAX_PENDING', 64, 1, 100_000),
-    maxTextLength: read.integer('TTS_MAX_TEXT_LENGTH', 5000, 1, 1_000_000),
-    bundledVoiceDir: read.string('CHORUS_BUNDLED_VOICE_DIR', join(PACKAGE_ROOT, 'voices/bundled')),
-    installBundled: read.oneOf('CHORUS_INSTALL_BUNDLED', '1', ['0', '1']) === '1',
-    rescanMs: read.number('TTS_VOICE_RESCAN_SECONDS', 5, 0.1, 3600) * 1000,
+    workerIdleMs: numberSetting(read('TTS_WORKER_IDLE_SECONDS'), 0, 86_400, 60) * 1000,
+    preloadVoices: preloadList(read('TTS_PRELOAD_VOICES')),
+    maxPending: integerSetting(read('TTS_MAX_PENDING'), 1, 100_000, 64),
+    maxTextLength: integerSetting(read('TTS_MAX_TEXT_LENGTH'), 1, 1_000_000, 5000),
+    bundledVoiceDir: stringSetting(read('CHORUS_BUNDLED_VOICE_DIR'), join(PACKAGE_ROOT, 'voices/bundled')),
+    installBundled: choiceSetting(read('CHORUS_INSTALL_BUNDLED'), ['0', '1'], '1') === '1',
+    rescanMs: numberSetting(read('TTS_VOICE_RESCAN_SECONDS'), 0.1, 3600, 5) * 1000,
     cacheBytes,
-    encoderThreads: read.integer('TTS_ENCODER_THREADS', 1, 1, 64),
-    openaiVoices: loadVoiceMap(read.optionalString('TTS_OPENAI_VOICES')),
+    encoderThreads: integerSetting(read('TTS_ENCODER_THREADS'), 1, 64, 1),
+    openaiVoices: loadVoiceMap(stringSetting(read('TTS_OPENAI_VOICES'), undefined)),
     // CHORUS_LOG_LEVEL for every server; the deprecated TTS_LOG_LEVEL still works and yields to it when both are set.
     logLevel: logLevelSetting(envSetting(env, 'CHORUS_LOG_LEVEL', 'TTS_LOG_LEVEL')),
     chunking: {
-      chunkFrames: read.integer('TTS_DECODER_CHUNK_FRAMES', DEFAULT_CHUNKING.chunkFrames, 16, 4096),
-      marginFrames: read.integer('TTS_DECODER_MARGIN_FRAMES', DEFAULT_CHUNKING.marginFrames, 0, 256),
-      firstChunkFrames: read.integer('TTS_STREAM_FIRST_CHUNK_FRAMES', DEFAULT_CHUNKING.firstChunkFrames, 8, 4096),
-      maxPhonemes: read.integer('TTS_MAX_PHONEMES_PER_RUN', DEFAULT_CHUNKING.maxPhonemes, 50, 100_000)
+      chunkFrames: integerSetting(read('TTS_DECODER_CHUNK_FRAMES'), 16, 4096, DEFAULT_CHUNKING.chunkFrames),
+      marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),
+      firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
+      maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes)
     },
-    ortLibrary: read.optionalString('CHORUS_ORT_LIBRARY'),
-    espeakData: read.optionalString('CHORUS_ESPEAK_DATA')
+    ortLibrary: stringSetting(read('CHORUS_ORT_LIBRARY'), undefined),
+    espeakData: stringSetting(read('CHORUS_ESPEAK_DATA'), undefined)
   }
 }

@@ -1,13 +1,13 @@
 // Starts the TTS service: engine runtime, voice directory, worker pools,
-// HTTP server. close() stops accepting, lets requests in flight finish
-// (bounded by the request timeout), then stops the pools.
+// HTTP server (the shared listen). close() stops accepting, lets requests in
+// flight finish (bounded by the request timeout), then stops the pools.
 
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import type { Logger } from 'pino'
+import type { Server } from 'node:http'
+import type { Logger } from '../shared/logger.js'
 import { EncoderPool } from '../audio/encoder-pool.js'
 import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
+import { listen, type RunningServer } from '../shared/listen.js'
 import { InferenceGate } from '../pool/inference-gate.js'
 import { PoolManager } from '../pool/pool-manager.js'
 import { Preloader } from '../pool/preload.js'
@@ -15,7 +15,7 @@ import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import type { ServiceConfig } from './config.js'
-import { ServiceMetrics } from './metrics.js'
+import { ServiceMetrics } from '../http/metrics.js'
 import type { ServiceDeps } from '../http/deps.js'
 
 export interface RunningService {
@@ -90,27 +90,17 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     }
   }
 
-  const server = createServer(createApp(deps).callback())
-  // Slow clients cannot hold a request open longer than synthesis may take.
-  server.requestTimeout = config.timeoutMs + 5000
-  server.headersTimeout = Math.min(60_000, server.requestTimeout)
+  let listening: RunningServer
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject)
-        resolve()
-      })
-    })
+    // Requests in flight may finish within their own timeout when the service closes.
+    listening = await listen(createApp(deps), config.host, config.port, { graceMs: config.timeoutMs, requestTimeoutMs: config.timeoutMs + 5000 })
   } catch (error) {
     // A busy port: the caller reports it, and no worker may keep the process alive.
     registry.close()
     await Promise.all([pools.close(), encoders.close()])
     throw error
   }
-  const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`
+  const { server, url } = listening
   log.info({ url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
   // In the background, once listening: the service answers (and /health reports progress) meanwhile.
   preload.start(config.preloadVoices)
@@ -119,11 +109,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       log.info('shutting down: finishing requests in flight')
-      const closed = new Promise<void>(resolve => server.close(() => resolve()))
-      server.closeIdleConnections()
-      const deadline = setTimeout(() => server.closeAllConnections(), config.timeoutMs)
-      await closed
-      clearTimeout(deadline)
+      await listening.close()
       registry.close()
       await preload.stop()
       await Promise.all([pools.close(), encoders.close()])

@@ -1,22 +1,23 @@
-// The bounded body reader of the tool server and the reference spawner: the
-// whole body as UTF-8, refused once it passes the route's limit, so no
-// request can make the server hold more than that.
+// The bounded body reader of every server: the whole body as UTF-8, refused
+// once it passes the route's limit, so no request can make the server hold
+// more than that. Each server names the refusal in its own words (its wire
+// contract); the tool server and the spawner take payloadTooLarge.
 
 import type { IncomingMessage } from 'node:http'
-import { isChorusError } from '../errors.js'
+import { isChorusError, type ChorusError } from '../errors.js'
 import { payloadTooLarge, requestAborted } from './errors.js'
 
 /** Reads the whole body as UTF-8, refusing (413) more than `limit` bytes. */
-export async function readBody (request: IncomingMessage, limit: number): Promise<string> {
+export async function readBody (request: IncomingMessage, limit: number, tooLarge: (limit: number) => ChorusError = payloadTooLarge): Promise<string> {
   const declared = Number(request.headers['content-length'])
-  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit)
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit)
   const chunks: Buffer[] = []
   let size = 0
   try {
     for await (const chunk of request) {
       const buffer = chunk as Buffer
       size += buffer.length
-      if (size > limit) throw payloadTooLarge(limit)
+      if (size > limit) throw tooLarge(limit)
       chunks.push(buffer)
     }
   } catch (error) {

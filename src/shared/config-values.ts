@@ -1,11 +1,12 @@
-// Reading settings from flags and environment variables, shared by
-// `chorus tools` and `chorus spawner`. A setting's value comes from its flag
+// Reading settings from flags and environment variables, shared by every
+// command (`chorus serve`, `say`, `voices`, `tools`, `spawner`, `bench`). A setting's value comes from its flag
 // when given, else from the first of its variables that is set and not blank.
 // One trimming rule for every setting: surrounding whitespace is dropped
 // before the value is checked, so a variable that is blank after trimming
 // counts as unset. Every error names the flag or variable the bad value came
 // from, in the one message format (expectedMessage).
 
+import { availableParallelism } from 'node:os'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ConfigError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
@@ -68,6 +69,9 @@ export function envSetting (env: Env, ...variables: string[]): Setting | undefin
   return pickSetting({}, '', env, variables)
 }
 
+/** The machine's cores: the default of the settings that scale with it. */
+export const CORES = availableParallelism()
+
 export function configError (what: string, setting: Setting): ConfigError {
   return new ConfigError(expectedMessage(what, setting.name, setting.value))
 }
@@ -89,6 +93,19 @@ export function numberSetting<F extends number | null> (setting: Setting | undef
   const parsed = /^\d+(?:\.\d+)?$/.test(setting.value) ? Number(setting.value) : Number.NaN
   if (!(parsed >= min && parsed <= max)) throw configError(`a number from ${min} to ${max}`, setting)
   return parsed
+}
+
+/** Any text (a path, a file name); unset gives the fallback. */
+export function stringSetting<F extends string | undefined> (setting: Setting | undefined, fallback: F): string | F {
+  return setting === undefined ? fallback : setting.value
+}
+
+/** One of a fixed set of words, like "0" or "1". */
+export function choiceSetting<T extends string> (setting: Setting | undefined, allowed: readonly T[], fallback: T): T {
+  if (setting === undefined) return fallback
+  const value = allowed.find(candidate => candidate === setting.value)
+  if (value === undefined) throw configError(`one of ${allowed.join(', ')}`, setting)
+  return value
 }
 
 export function portSetting (setting: Setting | undefined, fallback: number, allowZero = false): number {

@@ -1,6 +1,6 @@
-// Listening and closing: a server on a host and port (0 picks one), and a
-// close that lets requests in progress finish for a grace period, then ends
-// whatever connections remain.
+// Listening and closing, for every server: a server on a host and port (0
+// picks one), and a close that lets requests in progress finish for a grace
+// period, then ends whatever connections remain.
 
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -9,17 +9,28 @@ import { urlHost } from './config-values.js'
 
 export interface RunningServer {
   server: Server
-  /** Base URL, e.g. http://127.0.0.1:8999 */
+  /** Base URL, e.g. http://127.0.0.1:8999; a server on every interface (0.0.0.0) is reached on 127.0.0.1. */
   url: string
   port: number
   close: () => Promise<void>
 }
 
-/** Grace period for requests in progress when the server closes. */
+export interface ListenOptions {
+  /** How long requests in progress may take to finish once closing starts. */
+  graceMs?: number
+  /** A slow client cannot hold a request open longer than this (headers: at most 60 s of it). */
+  requestTimeoutMs?: number
+}
+
+/** Grace period for requests in progress when the server closes, unless told otherwise. */
 const CLOSE_GRACE_MS = 2000
 
-export async function listen (app: Koa, host: string, port: number): Promise<RunningServer> {
+export async function listen (app: Pick<Koa, 'callback'>, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   const server = createServer(app.callback())
+  if (options.requestTimeoutMs !== undefined) {
+    server.requestTimeout = options.requestTimeoutMs
+    server.headersTimeout = Math.min(60_000, options.requestTimeoutMs)
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
@@ -31,7 +42,7 @@ export async function listen (app: Koa, host: string, port: number): Promise<Run
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
-      const force = setTimeout(() => { server.closeAllConnections() }, CLOSE_GRACE_MS)
+      const force = setTimeout(() => { server.closeAllConnections() }, options.graceMs ?? CLOSE_GRACE_MS)
       force.unref()
       server.close(() => {
         clearTimeout(force)
@@ -41,5 +52,6 @@ export async function listen (app: Koa, host: string, port: number): Promise<Run
     })
     await closing
   }
-  return { server, url: `http://${urlHost(address.address)}:${address.port}`, port: address.port, close }
+  const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address
+  return { server, url: `http://${urlHost(reachable)}:${address.port}`, port: address.port, close }
 }

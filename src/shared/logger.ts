@@ -1,5 +1,7 @@
-// Structured logs, one JSON object per line, always on stderr: in stdio mode
-// stdout belongs to JSON-RPC and a single stray line would break the client.
+// Structured logs for every server and command, one JSON object per line,
+// named for the program that writes them. On stderr unless a destination is
+// given: in stdio mode stdout belongs to JSON-RPC and a single stray line
+// would break the client; the TTS service passes stdout, its container's log.
 
 import { pino, type DestinationStream, type Logger } from 'pino'
 import type { LogLevel } from './config-values.js'

@@ -1,6 +1,7 @@
 // Commands that start a server run until SIGTERM or SIGINT (or, in tests, an
 // AbortSignal), then close and return their exit code instead of calling
-// process.exit, so the caller decides how the process ends.
+// process.exit, so the caller decides how the process ends. The signal's
+// reason is what stopped it: "SIGTERM", "SIGINT" or "abort".
 
 export interface Shutdown {
   signal: AbortSignal
@@ -9,17 +10,19 @@ export interface Shutdown {
 
 export function shutdownOn (external?: AbortSignal): Shutdown {
   const controller = new AbortController()
-  const stop = (): void => { controller.abort() }
-  process.once('SIGTERM', stop)
-  process.once('SIGINT', stop)
-  external?.addEventListener('abort', stop, { once: true })
-  if (external?.aborted === true) stop()
+  const onTerm = (): void => { controller.abort('SIGTERM') }
+  const onInt = (): void => { controller.abort('SIGINT') }
+  const onAbort = (): void => { controller.abort('abort') }
+  process.once('SIGTERM', onTerm)
+  process.once('SIGINT', onInt)
+  external?.addEventListener('abort', onAbort, { once: true })
+  if (external?.aborted === true) onAbort()
   return {
     signal: controller.signal,
     dispose: () => {
-      process.off('SIGTERM', stop)
-      process.off('SIGINT', stop)
-      external?.removeEventListener('abort', stop)
+      process.off('SIGTERM', onTerm)
+      process.off('SIGINT', onInt)
+      external?.removeEventListener('abort', onAbort)
     }
   }
 }

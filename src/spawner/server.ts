@@ -5,7 +5,7 @@
 import Koa from 'koa'
 import Router, { type RouterMiddleware } from '@koa/router'
 import { expectedMessage } from '../validate.js'
-import { jsonErrors } from '../shared/json-errors.js'
+import { INTERNAL_ERROR_MESSAGE, jsonErrors } from '../shared/json-errors.js'
 import { accessLog } from '../shared/access-log.js'
 import { bearerMatches } from '../shared/bearer.js'
 import { readBody } from '../shared/body.js'
@@ -109,7 +109,7 @@ async function readForm (ctx: Koa.Context): Promise<URLSearchParams> {
 function errors (): Koa.Middleware {
   return jsonErrors({
     known: error => ({ error: error.message }),
-    internal: { error: 'Internal Server Error' },
+    internal: { error: INTERNAL_ERROR_MESSAGE },
     unrouted: (_status, message) => ({ error: `${message}.` })
   })
 }

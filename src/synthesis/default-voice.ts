@@ -3,8 +3,13 @@
 // the built-in voice; set explicitly, it does not (requests get "Voice model
 // not found" until it is installed).
 
-import type { ServiceConfig } from '../service/config.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
+
+/** TTS_DEFAULT_VOICE, and whether it was set. */
+export interface DefaultVoiceChoice {
+  defaultVoice: string
+  defaultVoiceExplicit: boolean
+}
 
 export interface DefaultVoiceStatus {
   configured: string
@@ -13,7 +18,7 @@ export interface DefaultVoiceStatus {
 }
 
 export function defaultVoiceStatus (
-  config: Pick<ServiceConfig, 'defaultVoice' | 'defaultVoiceExplicit'>, isInstalled: (name: string) => boolean
+  config: DefaultVoiceChoice, isInstalled: (name: string) => boolean
 ): DefaultVoiceStatus {
   const configured = config.defaultVoice
   const installed = configured === BUILTIN_VOICE || isInstalled(configured)

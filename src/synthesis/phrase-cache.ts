@@ -18,6 +18,18 @@ export function normaliseText (text: string): string {
   return text.normalize('NFC').replace(/[ \t]+/g, ' ').trim()
 }
 
+/** What the key needs of a prepared synthesis (see synthesizer.ts). */
+export interface KeyedSynthesis {
+  voice: { name: string, version: string }
+  settings: SynthesisConfig
+}
+
+/** The key of a request's audio in `format`. A voice's version changes with
+ * its files, so a replaced voice never answers with its old audio. */
+export function speechCacheKey (prepared: KeyedSynthesis, text: string, format: string): string {
+  return cacheKey(prepared.voice.name, prepared.voice.version, prepared.settings, text, format)
+}
+
 /** `format` is only added to the key for formats other than WAV. */
 export function cacheKey (voice: string, voiceVersion: string, settings: SynthesisConfig, text: string, format = 'wav'): string {
   return JSON.stringify([voice, voiceVersion, settings.speakerId, settings.noiseScale, settings.lengthScale,

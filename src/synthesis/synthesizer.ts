@@ -3,23 +3,51 @@
 // sentences (and long sentences' decoder chunks) over the voice's workers
 // and hands them back in order (sentence-pipeline.ts).
 
-import type { Logger } from 'pino'
+import type { Logger } from '../shared/logger.js'
 import type { Runtime, SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync } from '../engine/phonemes.js'
-import { OverloadedError, VoiceBrokenError, VoiceNotFoundError } from '../errors.js'
+import { VoiceBrokenError } from '../voices/errors.js'
+import { overloaded, voiceNotFound } from './errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
-import type { ServiceConfig } from '../service/config.js'
+import type { ChunkingSettings } from '../engine/chunking.js'
 import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
 import type { InstalledVoice, VoiceRegistry } from '../voices/registry.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
-import { defaultVoiceStatus, type DefaultVoiceStatus } from './default-voice.js'
-import { requestSettings } from './settings.js'
+import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } from './default-voice.js'
+import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink } from './sentence-pipeline.js'
 
 export type { DefaultVoiceStatus }
 
-export type ResolvedVoice = { kind: 'piper', name: string, voice: InstalledVoice } | { kind: 'builtin', name: string }
+/** A voice ready to speak. `version` changes when its files do (the phrase
+ * cache keys on it); the built-in voice, part of the addon, has one version. */
+export type ResolvedVoice =
+  | { kind: 'piper', name: string, version: string, voice: InstalledVoice }
+  | { kind: 'builtin', name: string, version: 'builtin' }
+
+/**
+ * The voice a name stands for: the built-in voice, an installed voice, or a
+ * typed error (VoiceBrokenError for files the folder scan left out,
+ * VoiceNotFoundError otherwise, naming `folder` when the user is on this
+ * machine). The one place the built-in voice is told apart by name.
+ */
+export function resolveVoice (registry: VoiceRegistry, name: string, folder?: string): ResolvedVoice {
+  if (name === BUILTIN_VOICE) return { kind: 'builtin', name, version: 'builtin' }
+  // A name is never a path: anything that is not a valid name is simply not installed.
+  const voice = isValidVoiceName(name) ? registry.get(name) : undefined
+  if (voice === undefined) {
+    const unusable = isValidVoiceName(name) ? registry.leftOut().get(name) : undefined
+    if (unusable !== undefined) throw new VoiceBrokenError(name, unusable)
+    throw voiceNotFound(name, [...registry.names(), BUILTIN_VOICE].sort(), folder)
+  }
+  return { kind: 'piper', name, version: voice.version, voice }
+}
+
+/** A request's settings for a voice: its overrides checked, the voice's defaults for the rest. */
+export function voiceSettings (voice: ResolvedVoice, request: SettingsRequest): SynthesisConfig {
+  return requestSettings(request, voice.kind === 'builtin' ? 'builtin' : voice.voice.config)
+}
 
 export interface PreparedSynthesis {
   voice: ResolvedVoice
@@ -30,12 +58,21 @@ export interface PreparedSynthesis {
 /** Receives streamed PCM in order; chunk 0 of a sentence starts it. */
 export type SentenceSink = ChunkSink
 
+/** The settings the synthesizer reads: the default voice, admission and bounds on one run. */
+export interface SynthesizerSettings extends DefaultVoiceChoice {
+  /** Requests admitted at once; beyond it, 503. */
+  maxPending: number
+  /** A request's time; Retry-After is a tenth of it. */
+  timeoutMs: number
+  chunking: ChunkingSettings
+}
+
 export class Synthesizer {
   private pendingCount = 0
   private requests = 0
 
   constructor (
-    private readonly config: ServiceConfig,
+    private readonly config: SynthesizerSettings,
     private readonly registry: VoiceRegistry,
     private readonly pools: PoolManager,
     private readonly runtime: Runtime,
@@ -57,33 +94,27 @@ export class Synthesizer {
   }
 
   resolveVoice (requested: string | undefined): ResolvedVoice {
-    const name = requested ?? this.defaultVoice().effective
-    if (name === BUILTIN_VOICE) return { kind: 'builtin', name }
-    // A name is never a path: anything that is not a valid name is simply not installed.
-    const voice = isValidVoiceName(name) ? this.registry.get(name) : undefined
-    if (voice === undefined) {
-      const unusable = isValidVoiceName(name) ? this.registry.leftOut().get(name) : undefined
-      if (unusable !== undefined) throw new VoiceBrokenError(name, unusable)
-      throw new VoiceNotFoundError(name, this.voiceNames())
-    }
-    return { kind: 'piper', name, voice }
+    return resolveVoice(this.registry, requested ?? this.defaultVoice().effective)
+  }
+
+  /** The settings a request with no overrides gets from this voice. */
+  defaultSettings (voice: ResolvedVoice): SynthesisConfig {
+    return voiceSettings(voice, {})
   }
 
   /** Everything that can fail on bad input, before any work is queued.
    * Cheap: a cache hit is decided on what this returns. */
   prepare (request: TtsRequest): PreparedSynthesis {
     const voice = this.resolveVoice(request.voice)
-    if (voice.kind === 'builtin') {
-      return { voice, sampleRate: this.runtime.espeakSampleRate, settings: requestSettings(request, 'builtin') }
-    }
-    return { voice, sampleRate: voice.voice.config.sampleRate, settings: requestSettings(request, voice.voice.config) }
+    const sampleRate = voice.kind === 'builtin' ? this.runtime.espeakSampleRate : voice.voice.config.sampleRate
+    return { voice, sampleRate, settings: voiceSettings(voice, request) }
   }
 
   /** Admits one more request or refuses at once with 503. Call the returned
    * function when the request is done. */
   admit (): () => void {
     if (this.pendingCount >= this.config.maxPending) {
-      throw new OverloadedError(Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10)))
+      throw overloaded(Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10)))
     }
     this.pendingCount++
     let released = false

@@ -3,8 +3,8 @@
 
 import { AUDIO_FORMATS, type AudioFormat, isAudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
 import { LIMITS } from '../engine/synthesis-config.js'
-import { InvalidJsonError, MissingTextError, TextTooLongError } from '../errors.js'
-import { expected, type ObjectSchema } from '../http/schema.js'
+import { invalidJson, missingText, textTooLong } from './errors.js'
+import { expected, type ObjectSchema } from '../shared/schema.js'
 import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 import { assertVoiceName } from '../voices/voice-name.js'
 
@@ -14,7 +14,7 @@ export const VOICE_HEADER = 'X-Chorus-Voice'
 
 /** The body's fields as the OpenAPI document publishes them. The checks
  * below and in resolveSynthesisConfig (ranges from the same LIMITS) apply
- * them; test/openai/openapi.test.ts checks that both agree. `null` counts as
+ * them; test/http/openapi.test.ts checks that both agree. `null` counts as
  * absent. Speaker ids and voice names depend on what is installed. */
 export const TTS_REQUEST: ObjectSchema = {
   type: 'object',
@@ -58,14 +58,14 @@ function optionalNumber (body: Record<string, unknown>, field: string): number |
  * X-Chorus-Voice header's, if any. A header and a body naming different
  * voices are refused: the gateway routed on one, the body asks for another. */
 export function parseTtsRequest (body: unknown, maxTextLength: number, streamParam?: string, headerVoice?: string): TtsRequest {
-  if (!isPlainObject(body)) throw new InvalidJsonError()
-  if (typeof body.text !== 'string') throw new MissingTextError()
+  if (!isPlainObject(body)) throw invalidJson()
+  if (typeof body.text !== 'string') throw missingText()
   const text = body.text.trim()
-  if (text.length === 0) throw new MissingTextError()
+  if (text.length === 0) throw missingText()
   // Characters are Unicode code points, so an emoji counts once.
   let length = 0
   for (const _ of text) length++
-  if (length > maxTextLength) throw new TextTooLongError(length, maxTextLength)
+  if (length > maxTextLength) throw textTooLong(length, maxTextLength)
 
   let voice = body.voice
   if (voice !== undefined && voice !== null && typeof voice !== 'string') throw invalid('a voice name (string)', 'voice', voice)

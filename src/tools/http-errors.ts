@@ -2,7 +2,7 @@
 // `{"error", "code", …details}`, the house format.
 
 import type Koa from 'koa'
-import { jsonErrors } from '../shared/json-errors.js'
+import { HOUSE_BODIES, jsonErrors } from '../shared/json-errors.js'
 
 const FALLBACK_CODES: Record<number, string> = {
   404: 'ERR_NOT_FOUND',
@@ -13,8 +13,7 @@ const FALLBACK_CODES: Record<number, string> = {
 /** The tool server's bodies: `{"error", "code", …details}`. */
 export function errorMiddleware (): Koa.Middleware {
   return jsonErrors({
-    known: error => ({ error: error.message, code: error.code, ...error.details }),
-    internal: { error: 'Internal Server Error', code: 'ERR_INTERNAL' },
+    ...HOUSE_BODIES,
     unrouted: (status, message) => ({ error: message, code: FALLBACK_CODES[status] })
   })
 }

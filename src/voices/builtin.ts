@@ -3,7 +3,7 @@
 
 import type { NativeBinding } from '../engine/index.js'
 import { concatSamples, toTypedError } from '../engine/index.js'
-import { SynthesisCancelledError } from '../errors.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
 
 export const BUILTIN_VOICE = 'en_US-espeak-low'
 const ESPEAK_VOICE = 'en-us'

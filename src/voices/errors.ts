@@ -1,6 +1,7 @@
-// Errors of the voice catalogue, the voice fetcher and the bundled-voice
-// installer. All are operational (bad catalogue, unknown voice, a source that
-// fails or serves the wrong bytes, a folder we cannot write), never bugs.
+// Errors of the voice catalogue, the voice fetcher, the bundled-voice
+// installer, and a voice whose files do not load (VoiceBrokenError). All are
+// operational (bad catalogue, unknown voice, a source that fails or serves
+// the wrong bytes, a folder we cannot write, damaged files), never bugs.
 // An invalid voice name is the shared InvalidArgumentError (see voice-name.ts).
 
 import { ChorusError, type ChorusErrorOptions } from '../errors.js'
@@ -85,5 +86,12 @@ export class VoiceInstallError extends ChorusError {
   constructor (path: string, message: string, options: ChorusErrorOptions = {}) {
     super('ERR_VOICE_INSTALL', message, { status: 500, expose: false, ...options, details: { path, ...options.details } })
     this.path = path
+  }
+}
+
+/** A voice whose files failed to load: refused until its files change. */
+export class VoiceBrokenError extends ChorusError {
+  constructor (readonly voice: string, readonly reason: string) {
+    super('ERR_VOICE_BROKEN', `Voice ${voice} cannot be loaded: ${reason}`, { status: 500, expose: true, details: { voice, reason } })
   }
 }

@@ -153,7 +153,7 @@ t.test('Services, the disruption budget and the autoscalers point at the right p
   t.equal(scaled.spec.scaleTargetRef.name, 'chorus-tts')
   const prometheus = scaled.spec.triggers.find((trigger: any) => trigger.type === 'prometheus')
   t.match(prometheus.metadata.query, /\bchorus_pending_requests\b/)
-  t.match(await readFile(join(PACKAGE_ROOT, 'src/service/metrics.ts'), 'utf8'), /name: 'chorus_pending_requests'/, 'the gauge exists')
+  t.match(await readFile(join(PACKAGE_ROOT, 'src/http/metrics.ts'), 'utf8'), /name: 'chorus_pending_requests'/, 'the gauge exists')
   // KEDA makes its own HorizontalPodAutoscaler: two on one Deployment fight.
   t.match(folders.keda.kustomization.patches[0].patch, /\$patch: delete\s+apiVersion: autoscaling\/v2\s+kind: HorizontalPodAutoscaler\s+metadata:\s+name: chorus-tts/)
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
-import { SynthesisCancelledError } from '../../src/errors.js'
+import { SynthesisCancelledError } from '../../src/engine/errors.js'
 import { testModel } from '../helpers/voices.js'
 
 const slow = await PiperVoice.load(await testModel('en_US-probeslow-medium'))

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadVoiceConfig, parseVoiceConfig, PiperVoice } from '../../src/engine/index.js'
-import { VoiceConfigError, VoiceLoadError } from '../../src/errors.js'
+import { VoiceConfigError, VoiceLoadError } from '../../src/engine/errors.js'
 import { FIXTURES, testVoiceDir } from '../helpers/voices.js'
 
 const good = JSON.parse(await readFile(join(FIXTURES, 'configs/en_GB-vctk-medium.onnx.json'), 'utf8'))

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { loadServiceConfig } from '../../src/service/config.js'
-import { createLogger } from '../../src/service/logger.js'
+import { createLogger } from '../../src/shared/logger.js'
 import { startService, type RunningService } from '../../src/service/server.js'
 import { testVoiceDir } from './voices.js'
 
@@ -43,7 +43,7 @@ export async function startTestService (env: Record<string, string> = {}, voices
     TTS_CACHE_BYTES: '0',
     ...env
   })
-  const service = await startService(config, createLogger('debug', sink))
+  const service = await startService(config, createLogger('chorus-tts', 'debug', sink))
   return {
     ...service,
     voiceDir,

@@ -3,7 +3,7 @@
 
 import t from 'tap'
 import { InferenceGate } from '../../src/pool/inference-gate.js'
-import { SynthesisCancelledError } from '../../src/errors.js'
+import { SynthesisCancelledError } from '../../src/engine/errors.js'
 
 t.test('never more slots than the limit; waiters get them in arrival order', async t => {
   const gate = new InferenceGate(2)

@@ -91,7 +91,8 @@ t.test('TTS_TIMEOUT_SECONDS: 504, the computation stops, the worker keeps servin
   const service = await startTestService({ TTS_TIMEOUT_SECONDS: '3', TTS_WORKERS_PER_VOICE: '1', TTS_DEFAULT_VOICE: voice }, ['en_US-probe-medium', voice])
   t.teardown(() => service.stop())
   const sentenceMs = await oneSentenceMs(service.url, voice)
-  const sentences = 16
+  // Enough work that it would take several times the timeout, however fast the machine.
+  const sentences = 40
   const long = Array.from({ length: sentences }, (_, i) => `Sentence ${i + 1}.`).join(' ')
   const started = performance.now()
   const timedOut = await postTts(service.url, { text: long, voice })

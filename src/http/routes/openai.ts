@@ -10,8 +10,8 @@ import { modelList, voiceList } from '../../openai/models.js'
 import { parseSpeechRequest } from '../../openai/speech-request.js'
 import { sseDelta, sseDone } from '../../openai/sse.js'
 import { resolveSpeechVoice } from '../../openai/voice-resolver.js'
-import { describeVoices } from '../../service/voice-info.js'
-import { codePoints } from '../schema.js'
+import { describeVoices } from '../../synthesis/voice-info.js'
+import { codePoints } from '../../shared/schema.js'
 import type { TtsRequest } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
@@ -30,8 +30,7 @@ export function openAIRoutes (deps: ServiceDeps): Router<ChorusState> {
     if (target.substitutedFor !== undefined) {
       ctx.state.log.info({ requested: request.voice, mapped: target.substitutedFor, speaking: target.voice }, 'mapped voice not installed: the default voice speaks')
     }
-    const voice = synthesizer.resolveVoice(target.voice)
-    const defaultLengthScale = voice.kind === 'piper' ? voice.voice.config.inference.lengthScale : 1
+    const defaultLengthScale = synthesizer.defaultSettings(synthesizer.resolveVoice(target.voice)).lengthScale
     const tts: TtsRequest = {
       text: request.input,
       voice: target.voice,

@@ -1,11 +1,11 @@
-// GET /health (liveness), GET /ready (readiness, see service/readiness.ts) and GET /voices.
+// GET /health (liveness), GET /ready (readiness, see synthesis/readiness.ts) and GET /voices.
 
 import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
-import { NotReadyError } from '../../errors.js'
-import { checkReadiness, requiredVoices } from '../../service/readiness.js'
-import { describeBrokenVoices, describeVoices } from '../../service/voice-info.js'
+import { notReady } from '../errors.js'
+import { checkReadiness, requiredVoices } from '../../synthesis/readiness.js'
+import { describeBrokenVoices, describeVoices } from '../../synthesis/voice-info.js'
 
 export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   const router = new Router<ChorusState>()
@@ -30,7 +30,7 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   router.get('ready', '/ready', ctx => {
     ctx.state.route = '/ready'
     const missing = checkReadiness(deps)
-    if (missing.length > 0) throw new NotReadyError(missing)
+    if (missing.length > 0) throw notReady(missing)
     ctx.body = { status: 'ready', voices: requiredVoices(deps) }
   })
   router.get('voices', '/voices', ctx => {

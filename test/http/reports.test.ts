@@ -74,6 +74,10 @@ t.test('405 on a known path is counted under that path, not as unmatched', async
 })
 
 t.test('"loaded" agrees across /voices, /health and chorus_loaded_voices', async t => {
+  // The hang-up test above leaves the slow voice loading; compare once it settled.
+  while ((await request(service.url + '/voices')).json.details.some((voice: { state: string }) => voice.state === 'loading')) {
+    await new Promise(resolve => setTimeout(resolve, 10))
+  }
   const health = (await request(service.url + '/health')).json
   const details: Array<{ name: string, loaded: boolean, builtin: boolean }> = (await request(service.url + '/voices')).json.details
   t.same(details.filter(voice => voice.loaded).map(voice => voice.name).sort(), health.loaded_voices)

@@ -81,3 +81,10 @@ export class ServiceMetrics {
     new Gauge({ name: 'chorus_cache_bytes', help: 'Bytes of audio in the phrase cache', registers, collect () { this.set(sources.cacheBytes()) } })
   }
 }
+
+/** One synthesis's audio seconds and real-time factor. */
+export function recordSpeech (metrics: ServiceMetrics, prepared: { voice: { name: string }, sampleRate: number }, samples: number, startedMs: number): void {
+  const seconds = samples / prepared.sampleRate
+  metrics.audioSeconds.inc({ voice: prepared.voice.name }, seconds)
+  if (seconds > 0) metrics.realTimeFactor.observe({ voice: prepared.voice.name }, (performance.now() - startedMs) / 1000 / seconds)
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import Koa from 'koa'
 import t from 'tap'
 import type { ChorusState } from '../../src/http/context.js'
-import { errorHandler } from '../../src/http/error-handler.js'
+import { serviceErrors } from '../../src/http/app.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
 
 const service = await startTestService({ TTS_MAX_TEXT_LENGTH: '50' })
@@ -128,7 +128,7 @@ t.test('anything unexpected (a bug): 500 with a generic message, details only in
     ctx.state.log = { info: () => {}, warn: () => {}, debug: () => {}, error: (...args: unknown[]) => { logged.push(args) } } as unknown as ChorusState['log']
     await next()
   })
-  app.use(errorHandler())
+  app.use(serviceErrors())
   app.use(() => { throw new Error('the secret detail of a bug') })
   const server = app.listen(0, '127.0.0.1')
   t.teardown(() => server.close())

@@ -10,15 +10,30 @@
 // required voice installed but not loaded starts loading it: a later check
 // finds it ready again.
 
+import type { PoolManager } from '../pool/pool-manager.js'
+import type { Preloader } from '../pool/preload.js'
+import type { Logger } from '../shared/logger.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
-import type { ServiceDeps } from '../http/deps.js'
+import type { VoiceRegistry } from '../voices/registry.js'
+import type { Synthesizer } from './synthesizer.js'
+
+/** What readiness is decided from. */
+export interface ReadinessSources {
+  /** TTS_PRELOAD_VOICES */
+  config: { preloadVoices: string[] | '*' }
+  synthesizer: Synthesizer
+  preload: Preloader
+  pools: PoolManager
+  registry: VoiceRegistry
+  log: Logger
+}
 
 export interface MissingVoice {
   voice: string
   reason: 'not installed' | 'loading' | 'preloading'
 }
 
-export function requiredVoices (deps: ServiceDeps): string[] {
+export function requiredVoices (deps: ReadinessSources): string[] {
   const fallback = deps.synthesizer.defaultVoice().effective
   const status = deps.preload.status
   // Named voices are required (a missing one keeps the replica out of
@@ -29,7 +44,7 @@ export function requiredVoices (deps: ServiceDeps): string[] {
 }
 
 /** The required voices that are not loaded; empty when ready. */
-export function checkReadiness (deps: ServiceDeps): MissingVoice[] {
+export function checkReadiness (deps: ReadinessSources): MissingVoice[] {
   const loaded = deps.pools.loaded()
   const missing: MissingVoice[] = []
   const preload = deps.preload.status

@@ -1,8 +1,17 @@
-// One object per voice for GET /voices.
+// One object per voice for GET /voices and /v1/audio/voices: a view of the
+// voices the synthesis layer can speak with, installed and built in.
 
-import type { ServiceDeps } from '../http/deps.js'
-import type { VoiceState } from '../pool/pool-manager.js'
+import type { Runtime } from '../engine/index.js'
+import type { PoolManager, VoiceState } from '../pool/pool-manager.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
+import type { VoiceRegistry } from '../voices/registry.js'
+
+/** What a voice's description is read from. */
+export interface VoiceSources {
+  registry: VoiceRegistry
+  pools: PoolManager
+  runtime: Runtime
+}
 
 export interface VoiceInfo {
   name: string
@@ -36,7 +45,7 @@ function stateAndMemory (state: VoiceState | 'broken', bytes: number | undefined
   return { state, memory_bytes: state === 'loaded' || state === 'retiring' ? bytes ?? null : null }
 }
 
-export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | 'runtime'>): VoiceInfo[] {
+export function describeVoices (deps: VoiceSources): VoiceInfo[] {
   const loaded = deps.pools.loaded()
   const broken = deps.pools.broken()
   const memory = deps.pools.memoryByVoice()
@@ -79,7 +88,7 @@ export function describeVoices (deps: Pick<ServiceDeps, 'registry' | 'pools' | '
 
 /** Every voice that cannot serve now and why: files left out by the folder
  * scan, and models that failed to load. Each is retried when its files change. */
-export function describeBrokenVoices (deps: Pick<ServiceDeps, 'registry' | 'pools'>): Array<{ name: string, reason: string }> {
+export function describeBrokenVoices (deps: Pick<VoiceSources, 'registry' | 'pools'>): Array<{ name: string, reason: string }> {
   const broken = new Map(deps.registry.leftOut())
   for (const voice of deps.registry.all()) {
     const failure = deps.pools.broken().get(voice.name)

@@ -5,7 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import t from 'tap'
-import type { Schema } from '../../src/http/schema.js'
+import type { Schema } from '../../src/shared/schema.js'
 import { parseSpeechRequest, SPEECH_REQUEST } from '../../src/openai/speech-request.js'
 import { TTS_REQUEST } from '../../src/synthesis/tts-request.js'
 import { postTts, request, startTestService } from '../helpers/service.js'

@@ -1,0 +1,34 @@
+// Refusals of a synthesis request, as factories, wherever it comes from
+// (POST /tts, the OpenAI endpoint, chorus say). The messages and codes are
+// the wire contract older clients read (README, Errors).
+
+import { ChorusError } from '../errors.js'
+
+export function invalidJson (): ChorusError {
+  return new ChorusError('ERR_INVALID_JSON', 'Invalid JSON body', { status: 400 })
+}
+
+export function missingText (): ChorusError {
+  return new ChorusError('ERR_MISSING_TEXT', 'Missing required field: text', { status: 400 })
+}
+
+/** `folder` is named only to someone on the machine (the CLI), never in an HTTP answer. */
+export function voiceNotFound (name: string, availableVoices: string[], folder?: string): ChorusError {
+  const where = folder === undefined ? '' : ` in ${folder}; available: ${availableVoices.join(', ')}`
+  return new ChorusError('ERR_VOICE_NOT_FOUND', `Voice model not found: ${name}${where}`, { status: 400, details: { available_voices: availableVoices } })
+}
+
+export function textTooLong (length: number, limit: number): ChorusError {
+  return new ChorusError('ERR_TEXT_TOO_LONG', `Text is too long: ${length} characters, the limit is ${limit}`, { status: 413, details: { limit } })
+}
+
+/** Every admission slot is taken: 503 at once, with a Retry-After. */
+export function overloaded (retryAfterSeconds: number): ChorusError {
+  return new ChorusError('ERR_OVERLOADED', 'Server is busy: too many requests in progress, retry later',
+    { status: 503, expose: true, headers: { 'Retry-After': String(retryAfterSeconds) } })
+}
+
+/** The request's time (TTS_TIMEOUT_SECONDS) ran out. */
+export function requestTimedOut (): ChorusError {
+  return new ChorusError('ERR_TIMEOUT', 'TTS request timed out', { status: 504, expose: true })
+}

@@ -1,0 +1,106 @@
+// The folder rules of README's Architecture section, read from the import
+// statements of src/**/*.ts: each folder imports only what the table allows,
+// the tool server and the reference spawner never import each other, and no
+// two folders import each other, directly or round a longer loop (http and
+// service once did).
+
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import t from 'tap'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
+
+const SRC = join(PACKAGE_ROOT, 'src')
+
+function sourceFiles (folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap(entry => {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return /\.c?ts$/.test(entry.name) ? [path] : []
+  })
+}
+
+/** The top-level part of src a path is in: a folder name, or "." for files at src's root. */
+function area (path: string): string {
+  const parts = relative(SRC, path).split('/')
+  return parts.length > 1 ? parts[0] : '.'
+}
+
+// Static imports and re-exports (`from '…'`) and dynamic `import('…')`.
+const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*)'(\.{1,2}\/[^']+)'/g
+
+/** area → the other areas it imports. */
+function areaGraph (): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>()
+  for (const file of sourceFiles(SRC)) {
+    const from = area(file)
+    const edges = graph.get(from) ?? new Set<string>()
+    graph.set(from, edges)
+    for (const match of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+      const to = area(resolve(dirname(file), match[1]))
+      if (to !== from) edges.add(to)
+    }
+  }
+  return graph
+}
+
+/** Every loop of areas, each as a path that ends where it starts. */
+function cycles (graph: Map<string, Set<string>>): string[][] {
+  const found: string[][] = []
+  const visit = (node: string, path: string[]): void => {
+    for (const next of graph.get(node) ?? []) {
+      if (next === path[0]) found.push([...path, next])
+      // Each loop once: it is reported from its smallest member.
+      else if (!path.includes(next) && next > path[0]) visit(next, [...path, next])
+    }
+  }
+  for (const start of graph.keys()) visit(start, [start])
+  return found
+}
+
+const graph = areaGraph()
+
+// README, Architecture: what each folder may import besides src's root files
+// (errors.ts, validate.ts, package-root.ts), which every folder may use.
+const ALLOWED: Record<string, readonly string[]> = {
+  engine: [],
+  shared: [],
+  voices: ['engine'],
+  pool: ['engine', 'voices'],
+  audio: ['engine'],
+  synthesis: ['engine', 'voices', 'pool', 'audio', 'shared'],
+  openai: ['synthesis', 'audio', 'voices', 'shared'],
+  http: ['synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared'],
+  service: ['http', 'synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared'],
+  tools: ['shared'],
+  spawner: ['shared'],
+  commands: ['service', 'synthesis', 'voices', 'audio', 'engine', 'shared'],
+  bench: ['service', 'tools', 'spawner', 'voices', 'engine', 'shared']
+}
+
+t.test('each folder imports only what the architecture table allows', async t => {
+  t.same([...graph.keys()].filter(name => name !== '.').sort(), Object.keys(ALLOWED).sort(), 'the table names every folder')
+  for (const [folder, allowed] of Object.entries(ALLOWED)) {
+    const extra = [...graph.get(folder) ?? []].filter(to => to !== '.' && !allowed.includes(to))
+    t.same(extra, [], `${folder} imports only ${allowed.join(', ') || 'src\'s root files'}`)
+  }
+})
+
+t.test('the scan sees the folders and their imports', async t => {
+  t.ok(graph.get('http')?.has('synthesis'), 'http imports synthesis')
+  t.ok(graph.get('service')?.has('http'), 'service imports http')
+  t.ok(graph.get('tools')?.has('shared') && graph.get('spawner')?.has('shared'), 'both servers import the shared kit')
+})
+
+t.test('the tool server and the reference spawner do not import each other', async t => {
+  t.notOk(graph.get('tools')?.has('spawner'), 'tools → spawner')
+  t.notOk(graph.get('spawner')?.has('tools'), 'spawner → tools')
+})
+
+t.test('no folder imports service but the entry points; no loop between folders', async t => {
+  const importers = [...graph].filter(([, edges]) => edges.has('service')).map(([name]) => name).sort()
+  t.same(importers.filter(name => !['.', 'bench', 'commands'].includes(name)), [], 'service is imported only by the CLI, its commands and the harness')
+  // src's root files (errors.ts, validate.ts, cli.ts) are not a folder: the
+  // catalogue is imported by everyone and cli.ts imports the commands.
+  const folders = new Map([...graph].filter(([name]) => name !== '.').map(([name, edges]) => [name, new Set([...edges].filter(to => to !== '.'))]))
+  t.same(cycles(folders).map(loop => loop.join(' → ')), [])
+})

@@ -1,0 +1,29 @@
+// The TTS service's settings go through the shared reader: the same trimming
+// rule, number forms and messages as every other command.
+
+import t from 'tap'
+import { loadServiceConfig } from '../../src/service/config.js'
+
+// A budget given, so no test reads the machine's cgroup files.
+const load = (env: Record<string, string>) => loadServiceConfig({ TTS_VOICE_MEMORY_BYTES: '1000000', ...env })
+
+t.test('values are trimmed; a variable blank after trimming is unset', async t => {
+  const config = load({ TTS_HTTP_PORT: ' 9001\n', TTS_HTTP_HOST: ' 127.0.0.1 ', TTS_TIMEOUT_SECONDS: ' 2.5 ', TTS_DEFAULT_VOICE: ' \t' })
+  t.equal(config.port, 9001)
+  t.equal(config.host, '127.0.0.1')
+  t.equal(config.timeoutMs, 2500)
+  t.equal(config.defaultVoice, 'en_US-lessac-medium')
+  t.equal(config.defaultVoiceExplicit, false, 'a blank TTS_DEFAULT_VOICE is not an explicit choice')
+})
+
+t.test('decimal forms only; errors name the variable and quote the trimmed value', async t => {
+  t.throws(() => load({ TTS_MAX_PENDING: ' 0x10 ' }),
+    { code: 'ERR_CONFIG', message: 'Expected an integer from 1 to 100000 for TTS_MAX_PENDING but received "0x10" (string)' })
+  for (const raw of ['0x10', '1e1', '.5', 'Infinity']) {
+    t.throws(() => load({ TTS_TIMEOUT_SECONDS: raw }),
+      { code: 'ERR_CONFIG', message: `Expected a number from 0.1 to 3600 for TTS_TIMEOUT_SECONDS but received ${JSON.stringify(raw)} (string)` })
+  }
+  t.throws(() => load({ CHORUS_INSTALL_BUNDLED: 'yes' }),
+    { code: 'ERR_CONFIG', message: 'Expected one of 0, 1 for CHORUS_INSTALL_BUNDLED but received "yes" (string)' })
+  t.equal(load({ CHORUS_INSTALL_BUNDLED: ' 0 ' }).installBundled, false)
+})
