@@ -36,6 +36,10 @@ const TTS_TIMEOUT_MS = 60_000
 interface Sample {
   t: number
   ttsRss: number
+  /** Audio bytes in the TTS service's phrase cache: bounded (TTS_CACHE_BYTES), and filled over the run. */
+  ttsCacheBytes: number
+  /** The TTS service's main-thread V8 heap in use. */
+  ttsHeapUsed: number
   hostRss: number
   ttsLoopP99: number
   hostLoopP99: number
@@ -216,7 +220,9 @@ async function takeSample (t: number, tts: TtsChild, host: HostChild, client: Be
   const hostLoop = await host.loopDelay()
   const harnessLoopP99 = harness.percentile(99) / 1e6 - LOOP_RESOLUTION_MS
   harness.reset()
-  return { t, ttsRss: await residentBytes(tts.pid), hostRss: await residentBytes(host.pid), ttsLoopP99, hostLoopP99: hostLoop.p99Ms, harnessLoopP99 }
+  const ttsCacheBytes = metrics.get('chorus_cache_bytes') ?? Number.NaN
+  const ttsHeapUsed = metrics.get('nodejs_heap_size_used_bytes') ?? Number.NaN
+  return { t, ttsRss: await residentBytes(tts.pid), ttsCacheBytes, ttsHeapUsed, hostRss: await residentBytes(host.pid), ttsLoopP99, hostLoopP99: hostLoop.p99Ms, harnessLoopP99 }
 }
 
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1)
@@ -243,6 +249,8 @@ function report (config: SoakConfig, outcome: Outcome): Record<string, unknown> 
   const after = samples.filter((sample) => sample.t >= warmup)
   const drift = {
     tts: rssDrift(samples.map((sample) => ({ t: sample.t, bytes: sample.ttsRss })), warmup),
+    // The phrase cache filling up to its bound is not drift: shown apart.
+    ttsBeyondCache: rssDrift(samples.map((sample) => ({ t: sample.t, bytes: sample.ttsRss - (Number.isFinite(sample.ttsCacheBytes) ? sample.ttsCacheBytes : 0) })), warmup),
     tools: rssDrift(samples.map((sample) => ({ t: sample.t, bytes: sample.hostRss })), warmup)
   }
   const loops = {
@@ -265,6 +273,7 @@ function report (config: SoakConfig, outcome: Outcome): Record<string, unknown> 
   console.log([
     `soak: ${config.minutes} min done, warm-up ${(warmup / 60).toFixed(1)} min, ${samples.length} samples every ${config.sampleSeconds} s`,
     `  RSS after warm-up  ${describeDrift('TTS service', drift.tts)}`,
+    `                     ${describeDrift('TTS service less its phrase cache', drift.ttsBeyondCache)}`,
     `                     ${describeDrift('tool server + spawner', drift.tools)}`,
     `  requests           TTS ${figures.requests} (${figures.errors} errors), tools ${tools.figures.calls} calls in ${tools.figures.cycles} cycles (${tools.figures.errors} errors)`,
     ...(figures.lastError === undefined ? [] : [`  last TTS error     ${figures.lastError}`]),
