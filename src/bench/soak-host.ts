@@ -47,7 +47,12 @@ async function main (): Promise<void> {
   const toolsUrl = listeningUrl(toolsLog, 'tools server listening')
   const tools = runToolsCommand([
     '--host', '127.0.0.1', '--port', '0', '--spawner-host', '127.0.0.1', '--spawner-port', port,
-    '--first-name', 'Soak', '--last-name', 'Root'
+    '--first-name', 'Soak', '--last-name', 'Root',
+    // The capacity probe opens sessions far faster than the per-address
+    // limit allows (it exists against floods from one address; this whole
+    // soak is one address): without this, the probe's 429s spill into the
+    // run's first minute.
+    '--sessions-per-minute', '1000000'
   ], { env: {}, stderr: toolsLog, signal: stop.signal })
 
   const delay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS })
