@@ -6,7 +6,7 @@
 import { createMp3Encoder as createLame } from 'wasm-media-encoders'
 import type { StreamEncoder } from './encoder.js'
 import { EncodingError } from './errors.js'
-import { Resampler } from './resampler.js'
+import { createResampler } from './resampler.js'
 
 const MPEG_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const
 type MpegRate = typeof MPEG_RATES[number]
@@ -18,7 +18,7 @@ function isMpegRate (rate: number): rate is MpegRate {
 
 export async function createMp3Encoder (sampleRate: number): Promise<StreamEncoder> {
   // Any other rate (no Piper voice has one) is converted to 24 kHz first.
-  const resampler = isMpegRate(sampleRate) ? undefined : await Resampler.create(sampleRate, 24_000)
+  const resampler = isMpegRate(sampleRate) ? undefined : await createResampler(sampleRate, 24_000)
   const lame = await createLame()
   lame.configure({ channels: 1, sampleRate: isMpegRate(sampleRate) ? sampleRate : 24_000, bitrate: MP3_BITRATE })
   let closed = false

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import type OpusScriptType from 'opusscript'
 import { concatBytes, EMPTY, type StreamEncoder } from './encoder.js'
 import { OggWriter } from './ogg.js'
-import { Resampler } from './resampler.js'
+import { createResampler } from './resampler.js'
 
 const require = createRequire(import.meta.url)
 const OpusScript = require('opusscript') as typeof OpusScriptType
@@ -53,7 +53,7 @@ function opusTags (): Uint8Array {
 }
 
 export async function createOpusEncoder (sampleRate: number): Promise<StreamEncoder> {
-  const resampler = sampleRate === OPUS_RATE ? undefined : await Resampler.create(sampleRate, OPUS_RATE)
+  const resampler = sampleRate === OPUS_RATE ? undefined : await createResampler(sampleRate, OPUS_RATE)
   const opus = new OpusScript(OPUS_RATE, 1, OpusScript.Application.VOIP)
   opus.setBitrate(OPUS_BITRATE)
   opus.encoderCTL(OPUS_SET_COMPLEXITY, OPUS_COMPLEXITY)
