@@ -8,7 +8,7 @@ import { createRequire } from 'node:module'
 import type OpusScriptType from 'opusscript'
 import { concatBytes, EMPTY, type StreamEncoder } from './encoder.js'
 import { OggWriter } from './ogg.js'
-import { Resampler } from './resampler.js'
+import { createResampler } from './resampler.js'
 
 const require = createRequire(import.meta.url)
 const OpusScript = require('opusscript') as typeof OpusScriptType
@@ -21,11 +21,13 @@ const GRANULE_PER_SAMPLE = 48_000 / OPUS_RATE
  * encoder delay (2.5 ms look-ahead + 4 ms delay compensation = 6.5 ms). */
 export const PRE_SKIP = 312
 export const OPUS_BITRATE = 32_000
-/** libopus complexity 0..10. On speech at 32 kb/s (npm run bench:encoders,
- * resampling included) 10 ran at 35 ×, 5 at 50 ×, 3 at 68 ×, 0 at 78 × real
- * time per CPU second: 3 keeps most of the quality search for twice the
- * speed of 10, which matters when encoding shares the cores with synthesis. */
-export const OPUS_COMPLEXITY = 3
+/** libopus complexity 0..10, chosen by measurement on 60 s of speech at
+ * 32 kb/s, warm encoders (bench-results notes in the README): 10 ran at 80 ×,
+ * 3 at 182 ×, 1 at 265 ×, 0 at 295 × real time per CPU second, all at the
+ * same size; decoded back, the log-spectral distance to the input was 5.13,
+ * 5.99, 6.02 and 6.14 dB. 1 costs next to nothing in fidelity against 3 and
+ * saves a third of the CPU, which here is taken from synthesis. */
+export const OPUS_COMPLEXITY = 1
 const OPUS_SET_COMPLEXITY = 4010
 
 function opusHead (inputRate: number): Uint8Array {
@@ -53,7 +55,7 @@ function opusTags (): Uint8Array {
 }
 
 export async function createOpusEncoder (sampleRate: number): Promise<StreamEncoder> {
-  const resampler = sampleRate === OPUS_RATE ? undefined : await Resampler.create(sampleRate, OPUS_RATE)
+  const resampler = sampleRate === OPUS_RATE ? undefined : await createResampler(sampleRate, OPUS_RATE)
   const opus = new OpusScript(OPUS_RATE, 1, OpusScript.Application.VOIP)
   opus.setBitrate(OPUS_BITRATE)
   opus.encoderCTL(OPUS_SET_COMPLEXITY, OPUS_COMPLEXITY)

@@ -3,7 +3,7 @@
 
 import { pcmBytes } from '../engine/wav.js'
 import type { StreamEncoder } from './encoder.js'
-import { Resampler } from './resampler.js'
+import { createResampler } from './resampler.js'
 
 export const PCM_RATE = 24_000
 
@@ -11,7 +11,7 @@ export async function createPcmEncoder (sampleRate: number): Promise<StreamEncod
   if (sampleRate === PCM_RATE) {
     return { push: pcm => new Uint8Array(pcmBytes(pcm)), finish: () => new Uint8Array(0), close: () => {} }
   }
-  const resampler = await Resampler.create(sampleRate, PCM_RATE)
+  const resampler = await createResampler(sampleRate, PCM_RATE)
   return {
     push: pcm => pcmBytes(resampler.push(pcm)),
     finish: () => pcmBytes(resampler.finish()),

@@ -24,7 +24,13 @@ export interface EncodeSpeechOptions {
 }
 
 export async function encodeSpeech (synthesizer: Synthesizer, encoders: EncoderPool, prepared: PreparedSynthesis, text: string, options: EncodeSpeechOptions): Promise<EncodedSpeech> {
-  const session = await encoders.open(options.format, prepared.sampleRate)
+  // The encoder starts while the first sentence is synthesised, not before:
+  // its set-up waits in the encoder worker's queue behind other streams'
+  // chunks, and that wait would otherwise delay the first byte.
+  const opening = encoders.open(options.format, prepared.sampleRate)
+  // A failed open surfaces through the chain below; until a chunk is chained
+  // it must not count as unhandled.
+  opening.catch(() => {})
   const silence = silenceLength(prepared.sampleRate, prepared.settings.sentenceSilence)
   const chunks: Uint8Array[] = []
   const deliver = (bytes: Uint8Array) => {
@@ -33,8 +39,8 @@ export async function encodeSpeech (synthesizer: Synthesizer, encoders: EncoderP
     options.onBytes(bytes)
   }
   let samples = 0
-  // Pushes are chained so that bytes leave in sentence order.
-  let chain = Promise.resolve()
+  // Pushes are chained after the open so that bytes leave in sentence order.
+  let chain: Promise<unknown> = opening
   try {
     await synthesizer.run(prepared, text, options.signal, (pcm, sentence, chunk) => {
       // Silence goes before a sentence's first chunk, from the second sentence on.
@@ -42,12 +48,12 @@ export async function encodeSpeech (synthesizer: Synthesizer, encoders: EncoderP
       const block = new Int16Array(gap + pcm.length)
       block.set(pcm, gap)
       samples += block.length
-      chain = chain.then(async () => deliver(await session.push(block)))
+      chain = chain.then(async () => deliver(await (await opening).push(block)))
     })
     await chain
-    deliver(await session.finish())
+    deliver(await (await opening).finish())
   } catch (error) {
-    session.close()
+    opening.then(session => session.close(), () => {})
     // A push that failed after synthesis stopped would be unhandled otherwise.
     chain.catch(() => {})
     throw error

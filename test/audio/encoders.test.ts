@@ -68,6 +68,17 @@ t.test('mp3: whole Layer III frames at the voice\'s rate, long enough, same pitc
   t.ok(Math.abs(toneFrequency(pcm.subarray(2000, 20000), RATE) - HZ) < 3, 'pitch kept')
 })
 
+t.test('mp3: a reused LAME instance starts afresh: the same input gives the same bytes', async t => {
+  const first = run(await createMp3Encoder(RATE)).bytes
+  // A stream abandoned half-way hands its instance back too.
+  const abandoned = await createMp3Encoder(16000)
+  abandoned.push(tone(HZ, 0.5, 16000))
+  abandoned.close()
+  t.throws(() => abandoned.push(input.subarray(0, 100)), /used after it ended/, 'an ended stream takes no more PCM')
+  const again = run(await createMp3Encoder(RATE)).bytes
+  t.same(again, first)
+})
+
 t.test('opus: Ogg pages with good CRCs, RFC 7845 headers, exact length after trimming', async t => {
   const { bytes, chunks } = run(await createOpusEncoder(RATE))
   t.ok(chunks > 1, 'pages come out before the end')
