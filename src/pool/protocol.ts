@@ -14,8 +14,6 @@ export interface WorkerInit {
   chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
-  /** The pool's load lock (load-lock.ts). */
-  loadLock: SharedArrayBuffer
 }
 
 interface Cancellable {

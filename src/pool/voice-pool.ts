@@ -15,7 +15,6 @@ import { Piscina } from 'piscina'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import type { ChunkingSettings, SynthesisConfig, VoiceConfig } from '../engine/index.js'
 import type { InferenceGate } from './inference-gate.js'
-import { newLoadLock } from './load-lock.js'
 import { before, type TaskOrder } from './task-order.js'
 import { isFailure, restoreError } from './task-errors.js'
 import type { DecodeResult, ReadyResult, SentenceResult, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
@@ -56,8 +55,7 @@ export class VoicePool {
       session: { intraOpThreads: options.onnxThreads, interOpThreads: 1 },
       chunking: options.chunking,
       ortLibrary: options.ortLibrary,
-      espeakData: options.espeakData,
-      loadLock: newLoadLock()
+      espeakData: options.espeakData
     }
     this.piscina = new Piscina({
       filename: WORKER_FILE.href,

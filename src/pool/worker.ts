@@ -7,7 +7,6 @@ import { threadId, workerData } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 import { PiperVoice, planChunks, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
-import { withLoadLock } from './load-lock.js'
 import { toFailure, type TaskFailure } from './task-errors.js'
 import type { DecodeResult, DecodeTask, ReadyResult, SentenceResult, SentenceTask, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
 
@@ -83,12 +82,12 @@ async function decode (voice: PiperVoice, task: DecodeTask): Promise<DecodeResul
 }
 
 export default (async () => {
-  const voice = await withLoadLock(init.loadLock, async () => await PiperVoice.load(init.modelPath, {
+  const voice = await PiperVoice.load(init.modelPath, {
     config: init.config,
     session: init.session,
     ortLibrary: init.ortLibrary,
     espeakData: init.espeakData
-  }))
+  })
   return async (task: WorkerTask): Promise<SentenceResult | DecodeResult | ReadyResult | TaskFailure> => {
     try {
       switch (task.kind) {
