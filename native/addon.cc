@@ -6,14 +6,19 @@
 #include "addon_data.h"
 #include "cancel_binding.h"
 #include "errors.h"
+#include "load_claim_binding.h"
+#include "malloc_tuning.h"
 #include "runtime_binding.h"
 #include "text_binding.h"
 #include "voice_binding.h"
+#include "voice_registry.h"
 
 namespace chorus {
 namespace {
 
 Napi::Object Register(Napi::Env env, Napi::Object exports) {
+  // Before any thread of ours allocates: arenas are made on first contention.
+  TuneMalloc();
   auto* data = new AddonData();
   data->voice_constructor = Napi::Persistent(VoiceWrap::Define(env));
   data->cancel_token_constructor = Napi::Persistent(CancelTokenWrap::Define(env));
@@ -23,10 +28,14 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   // When a worker thread stops, stop its inference runs so they do not keep
   // the thread pool busy after nobody can receive their results.
   std::shared_ptr<RunRegistry> runs = data->runs;
-  env.AddCleanupHook([runs]() {
+  // Its load claims go too: a thread that stopped mid-load must not leave
+  // the voice's other workers waiting.
+  const void* owner = data;
+  env.AddCleanupHook([runs, owner]() {
     // No JS frame can catch anything here: a failure only means some run is
     // not stopped early, and it still finishes on its own.
     try {
+      ReleaseClaimsOf(owner);
       runs->CancelAll();
     } catch (...) {
     }
@@ -39,6 +48,8 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("espeakSynthesize", Napi::Function::New<EspeakSynthesize>(env, "espeakSynthesize"));
   exports.Set("loadVoice", Napi::Function::New<VoiceWrap::Load>(env, "loadVoice"));
   exports.Set("findVoice", Napi::Function::New<VoiceWrap::Find>(env, "findVoice"));
+  exports.Set("claimLoad", Napi::Function::New<ClaimLoadBinding>(env, "claimLoad"));
+  exports.Set("releaseClaim", Napi::Function::New<ReleaseClaimBinding>(env, "releaseClaim"));
   exports.Set("releaseMemory", Napi::Function::New<ReleaseMemoryBinding>(env, "releaseMemory"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());

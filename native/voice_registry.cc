@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include <map>
+#include <iterator>
 #include <mutex>
 
 namespace chorus {
@@ -12,6 +13,8 @@ std::mutex g_table_mutex;
 std::mutex g_create_mutex;
 // Never freed: worker threads may look voices up until the process exits.
 auto* g_voices = new std::map<std::string, std::weak_ptr<Voice>>();
+// Guarded by g_table_mutex; never freed, as g_voices.
+auto* g_claims = new std::map<std::string, const void*>();
 
 std::shared_ptr<Voice> FindLocked(const std::string& key) {
   auto it = g_voices->find(key);
@@ -42,5 +45,24 @@ std::shared_ptr<Voice> FindOrCreateVoice(const std::string& key, const std::func
 }
 
 void TrimMemory() { malloc_trim(0); }
+
+bool ClaimLoad(const std::string& key, const void* owner) {
+  std::lock_guard<std::mutex> lock(g_table_mutex);
+  if (FindLocked(key)) return false;
+  return g_claims->emplace(key, owner).second;
+}
+
+void ReleaseClaim(const std::string& key, const void* owner) {
+  std::lock_guard<std::mutex> lock(g_table_mutex);
+  auto it = g_claims->find(key);
+  if (it != g_claims->end() && it->second == owner) g_claims->erase(it);
+}
+
+void ReleaseClaimsOf(const void* owner) {
+  std::lock_guard<std::mutex> lock(g_table_mutex);
+  for (auto it = g_claims->begin(); it != g_claims->end();) {
+    it = it->second == owner ? g_claims->erase(it) : std::next(it);
+  }
+}
 
 }  // namespace chorus

@@ -26,3 +26,24 @@ std::shared_ptr<Voice> FindOrCreateVoice(const std::string& key, const std::func
 void TrimMemory();
 
 }  // namespace chorus
+
+namespace chorus {
+
+// Claims on loads in progress, so that the workers of one voice, starting
+// together, read and cut the model file once: the first claims the key and
+// loads it; the others wait for the result (see src/engine/voice.ts). A claim
+// belongs to an owner (an addon environment, i.e. a thread), and a thread
+// that stops drops its claims, so a waiter is never left waiting on a dead
+// thread. Thread safety: any thread.
+
+// True if `owner` now holds the claim on `key`: there is no live Voice for
+// the key and nobody else holds a claim. False otherwise.
+bool ClaimLoad(const std::string& key, const void* owner);
+
+// Drops `owner`'s claim on `key` (no-op if it holds none).
+void ReleaseClaim(const std::string& key, const void* owner);
+
+// Drops every claim `owner` holds.
+void ReleaseClaimsOf(const void* owner);
+
+}  // namespace chorus

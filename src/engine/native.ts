@@ -64,6 +64,9 @@ export interface NativeBinding {
   espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token?: NativeCancelToken): Promise<Int16Array>
   findVoice (key: string): NativeVoice | null
   loadVoice (key: string, options: NativeLoadOptions, parts: NativeModelParts): Promise<NativeVoice>
+  /** True: this thread loads `key`. False: it is loaded, or another thread is loading it. */
+  claimLoad (key: string): boolean
+  releaseClaim (key: string): void
   releaseMemory (): Promise<void>
   CancelToken: new () => NativeCancelToken
   PhonemeIdMap: new (map: Record<string, readonly number[]>) => NativePhonemeIdMap

@@ -3,11 +3,12 @@
 
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { setTimeout } from 'node:timers/promises'
 import { SynthesisCancelledError, VoiceLoadError } from './errors.js'
 import { discardBytes } from './discard-bytes.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
 import { capPhonemes, DEFAULT_CHUNKING, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
-import { toTypedError, type NativeCancelToken, type NativeModelParts, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
+import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeModelParts, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
 import { splitDecoder } from './onnx/decoder-split.js'
 import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
 import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
@@ -96,19 +97,23 @@ export class PiperVoice {
     let mode: VoiceMode
     try {
       const key = await modelKey(modelPath, settings, split)
-      const shared = runtime.binding.findVoice(key)
+      const shared = await sharedLoad(runtime.binding, key)
       if (shared !== null) {
         session = shared
         mode = { mode: shared.split ? 'split' : 'whole' }
       } else {
-        const parts = await modelParts(modelPath, split)
         try {
-          session = await runtime.binding.loadVoice(key, { ...settings, label: modelPath }, parts.parts)
+          const parts = await modelParts(modelPath, split)
+          try {
+            session = await runtime.binding.loadVoice(key, { ...settings, label: modelPath }, parts.parts)
+          } finally {
+            // Copied into the sessions (or refused) by now.
+            discardBytes(parts.bytes)
+          }
+          mode = { mode: session.split ? 'split' : 'whole', ...(parts.reason !== undefined ? { reason: parts.reason } : {}) }
         } finally {
-          // Copied into the sessions (or refused) by now.
-          discardBytes(parts.bytes)
+          runtime.binding.releaseClaim(key)
         }
-        mode = { mode: session.split ? 'split' : 'whole', ...(parts.reason !== undefined ? { reason: parts.reason } : {}) }
       }
     } catch (error) {
       throw new VoiceLoadError(loadMessage(modelPath, toTypedError(error)), { cause: error })
@@ -267,6 +272,25 @@ export class PiperVoice {
   }
 }
 
+/** How long a thread waits for another thread's load of the same model
+ * before loading it itself (both then work; the second copy is dropped). */
+const SHARED_LOAD_WAIT_MS = 60_000
+const SHARED_LOAD_POLL_MS = 20
+
+/** The voice another thread loaded (or is loading) under `key`, or null when
+ * this thread is to load it: it then holds the claim, to release when done.
+ * A voice's workers start together; without this each would read and cut the
+ * model file (twice the file, and the garbage of cutting it, per worker). */
+async function sharedLoad (binding: NativeBinding, key: string): Promise<NativeVoice | null> {
+  for (let waited = 0; waited < SHARED_LOAD_WAIT_MS; waited += SHARED_LOAD_POLL_MS) {
+    const shared = binding.findVoice(key)
+    if (shared !== null) return shared
+    if (binding.claimLoad(key)) return null
+    await setTimeout(SHARED_LOAD_POLL_MS)
+  }
+  return null
+}
+
 /** Identifies a model file's contents and the session settings, so threads
  * share a load only when they would have loaded the same thing. */
 async function modelKey (modelPath: string, settings: SessionOptions, split: boolean): Promise<string> {
@@ -279,7 +303,10 @@ async function modelKey (modelPath: string, settings: SessionOptions, split: boo
 /** What the native loader takes, and every byte array made for it (to be
  * discarded once it has loaded). */
 async function modelParts (modelPath: string, split: boolean): Promise<{ parts: NativeModelParts, reason?: string, bytes: Uint8Array[] }> {
-  const bytes = new Uint8Array(await readFile(modelPath))
+  // The file's own buffer, not a copy of it: a large file gets a buffer of
+  // its own (not Node's shared pool), which discardBytes can then free.
+  const file = await readFile(modelPath)
+  const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength)
   if (!split) return { parts: { whole: bytes }, reason: 'the split is turned off', bytes: [bytes] }
   let result
   try {
