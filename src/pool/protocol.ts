@@ -36,11 +36,13 @@ export interface SentenceTask extends Cancellable {
   parallelism: number
 }
 
-/** A latent in shared memory, so every chunk's task reads it without a copy. */
+/** A latent (and the other frame-aligned inputs of the chunked part) in
+ * shared memory, so every chunk's task reads it without a copy. */
 export interface SharedEncoding {
   latent: SharedArrayBuffer
   channels: number
   frames: number
+  framed: Array<{ data: SharedArrayBuffer, channels: number }>
   side: NativeTensor[]
 }
 
