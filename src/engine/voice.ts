@@ -109,7 +109,7 @@ export class PiperVoice {
     private readonly idMap: NativePhonemeIdMap,
     readonly mode: VoiceMode
   ) {
-    this.info = session.split ? JSON.parse(session.splitInfo) as SplitInfo : { cut: 'decoder', framed: 0, contextFrames: 0 }
+    this.info = splitInfoOf(session)
   }
 
   /** Loads config and model. Rejects with VoiceConfigError or VoiceLoadError.
@@ -315,9 +315,14 @@ async function modelKey (modelPath: string, settings: SessionOptions, split: boo
     settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, split, cut ?? 'any'])
 }
 
+/** A split loaded without info (not by loadModel) is fed as the decoder cut was: latent, then side tensors. */
+function splitInfoOf (session: NativeVoice): SplitInfo {
+  if (!session.split || session.splitInfo === '') return { cut: 'decoder', framed: 0, contextFrames: 0 }
+  return JSON.parse(session.splitInfo) as SplitInfo
+}
+
 function modeOf (session: NativeVoice): VoiceMode {
-  if (!session.split) return { mode: 'whole' }
-  return { mode: 'split', cut: (JSON.parse(session.splitInfo) as SplitInfo).cut }
+  return session.split ? { mode: 'split', cut: splitInfoOf(session).cut } : { mode: 'whole' }
 }
 
 /** Loads the model at its preferred cut; if ONNX Runtime refuses that pair

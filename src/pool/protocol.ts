@@ -80,7 +80,9 @@ export interface ReadyResult {
   /** Resident memory of the process after this worker loaded its voice. */
   rss: number
   mode: 'split' | 'whole'
-  /** Why it runs whole, when this worker loaded the model and it does. */
+  /** Split voices: `flow` when the flow runs in the chunks with the decoder, else `decoder`. */
+  cut?: 'flow' | 'decoder'
+  /** Why it runs whole (or at the later cut), when this worker loaded the model. */
   reason?: string
   /** Heap bytes of the voice's sessions, once per process. */
   memoryBytes: number

@@ -114,6 +114,10 @@ t.test('bench voices: one long sentence, chunked at either cut, equals the whole
     t.equal(split.marginFrames(DEFAULT_CHUNKING), 64, 'the default margin covers the flow')
     t.equal(decoderOnly.marginFrames(DEFAULT_CHUNKING), 32)
     t.equal(split.marginFrames({ ...DEFAULT_CHUNKING, marginFrames: 40 }), 40, 'the operator\'s margin wins')
+    const again = await PiperVoice.load(model)
+    t.teardown(() => again.close())
+    t.same([again.mode, again.marginFrames(DEFAULT_CHUNKING)], [{ mode: 'split', cut: 'flow' }, 64],
+      'a thread that finds the sessions loaded learns the cut from them')
     t.equal(split.hopLength, 256, 'Piper\'s 256 samples per frame')
     const [phonemes] = split.phonemize('A rather long sentence without an inner full stop that goes on about the weather and the trains and the river')
     const ids = split.phonemeIds(phonemes).ids
