@@ -157,7 +157,7 @@ FloatTensor CopyTensor(Ort::Value& value) {
 }  // namespace
 
 Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::string label)
-    : label_(std::move(label)), boundary_(parts.boundary) {
+    : label_(std::move(label)), boundary_(parts.boundary), split_info_(parts.split_info) {
   Ort::SessionOptions options = MakeOptions(settings);
   {
     std::lock_guard<std::mutex> lock(g_load_mutex);

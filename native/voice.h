@@ -36,6 +36,10 @@ struct ModelParts {
   ModelBytes decoder;
   // Split mode: the encoder's outputs that the decoder takes, latent first.
   std::vector<std::string> boundary;
+  // Split mode: how to feed the boundary (which tensors have a frame axis,
+  // the context the chunks need), written by the TypeScript splitter and kept
+  // with the shared sessions so that every thread finding them knows it.
+  std::string split_info;
 };
 
 struct InferenceRequest {
@@ -75,6 +79,7 @@ class Voice {
 
   bool split() const { return decoder_ != nullptr; }
   bool has_speaker_input() const { return has_sid_; }
+  const std::string& split_info() const { return split_info_; }
   // Heap bytes the session(s) took when created (weights, pre-packed copies,
   // planning): measured, and never less than the model bytes given; see voice.cc.
   size_t memory_bytes() const { return memory_bytes_; }
@@ -87,6 +92,7 @@ class Voice {
   std::unique_ptr<Ort::Session> encoder_;  // the whole model in whole mode
   std::unique_ptr<Ort::Session> decoder_;
   std::vector<std::string> boundary_;
+  std::string split_info_;
   bool has_sid_ = false;
   size_t memory_bytes_ = 0;
 };

@@ -281,7 +281,8 @@ Napi::Function VoiceWrap::Define(Napi::Env env) {
                       InstanceMethod<&VoiceWrap::Close>("close"),
                       InstanceAccessor<&VoiceWrap::HasSpeakerInput>("hasSpeakerInput"),
                       InstanceAccessor<&VoiceWrap::Split>("split"),
-                      InstanceAccessor<&VoiceWrap::MemoryBytes>("memoryBytes")});
+                      InstanceAccessor<&VoiceWrap::MemoryBytes>("memoryBytes"),
+                      InstanceAccessor<&VoiceWrap::SplitInfo>("splitInfo")});
 }
 
 Napi::Object VoiceWrap::Wrap(Napi::Env env, std::shared_ptr<Voice> voice) {
@@ -301,6 +302,7 @@ VoiceWrap::VoiceWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VoiceWra
     has_speaker_input_ = voice_->has_speaker_input();
     split_ = voice_->split();
     memory_bytes_ = static_cast<double>(voice_->memory_bytes());
+    split_info_ = voice_->split_info();
   });
 }
 
@@ -340,6 +342,8 @@ Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
       Napi::Array names = boundary.As<Napi::Array>();
       for (uint32_t i = 0; i < names.Length(); ++i) model.boundary.push_back(names.Get(i).ToString().Utf8Value());
     }
+    Napi::Value split_info = parts.Get("info");
+    if (split_info.IsString()) model.split_info = split_info.As<Napi::String>().Utf8Value();
     bool whole = model.whole.data != nullptr;
     bool split = model.encoder.data != nullptr && model.decoder.data != nullptr && !model.boundary.empty();
     if (whole == split) {
@@ -410,6 +414,10 @@ Napi::Value VoiceWrap::Split(const Napi::CallbackInfo& info) { return Napi::Bool
 
 Napi::Value VoiceWrap::MemoryBytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), memory_bytes_);
+}
+
+Napi::Value VoiceWrap::SplitInfo(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), split_info_);
 }
 
 }  // namespace chorus

@@ -3,7 +3,7 @@
 //   findVoice(key) -> Voice | null: the model already loaded in this process
 //     under `key` (by any thread), as a new handle. Synchronous.
 //   loadVoice(key, options, parts) -> Promise<Voice>: loads the model from
-//     `parts` ({whole} or {encoder, decoder, boundary}), unless another thread
+//     `parts` ({whole} or {encoder, decoder, boundary, info?}), unless another thread
 //     loaded `key` meanwhile. options: {label, intraOpThreads,
 //     interOpThreads, optimizationLevel}. The bytes are read off the JS
 //     thread while this call holds references to them.
@@ -16,7 +16,8 @@
 //     (split voices only).
 //   voice.close(): drops this handle; the model is freed when no thread
 //     holds it and runs in flight have finished.
-//   voice.hasSpeakerInput, voice.split, voice.memoryBytes.
+//   voice.hasSpeakerInput, voice.split, voice.memoryBytes, voice.splitInfo
+//     (parts.info as loaded: a string the caller gave, '' when none).
 //   espeakSynthesize(text, espeakVoice, rateWpm, token?) -> Promise<Int16Array>
 //     espeak-ng's own synthesizer (the built-in voice), serialised with every
 //     other espeak call by the espeak mutex.
@@ -28,6 +29,7 @@
 #include <napi.h>
 
 #include <memory>
+#include <string>
 
 #include "voice.h"
 
@@ -53,11 +55,13 @@ class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
   Napi::Value HasSpeakerInput(const Napi::CallbackInfo& info);
   Napi::Value Split(const Napi::CallbackInfo& info);
   Napi::Value MemoryBytes(const Napi::CallbackInfo& info);
+  Napi::Value SplitInfo(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Voice> voice_;
   bool has_speaker_input_ = false;
   bool split_ = false;
   double memory_bytes_ = 0;
+  std::string split_info_;
 };
 
 }  // namespace chorus

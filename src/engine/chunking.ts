@@ -7,9 +7,10 @@
 export interface ChunkingSettings {
   /** Latent frames decoded per chunk (256 samples each in Piper's voices). */
   chunkFrames: number
-  /** Context decoded on each side of a chunk and then dropped. 32 frames
-   * reproduce the one-shot decode of HiFi-GAN's receptive field exactly. */
-  marginFrames: number
+  /** Context decoded on each side of a chunk and then dropped; null: what
+   * the voice's cut needs (decoderMarginFrames + the flow's receptive field
+   * when the flow runs in the chunks). */
+  marginFrames: number | null
   /** A streamed sentence's first chunk: small, so audio starts early. */
   firstChunkFrames: number
   /** Phonemes per encoder run; a longer sentence is cut at a word boundary. */
@@ -19,12 +20,22 @@ export interface ChunkingSettings {
 export const DEFAULT_CHUNKING: ChunkingSettings = {
   // ~6 s of audio at 22,050 Hz: ordinary sentences decode in one piece.
   chunkFrames: 512,
-  marginFrames: 32,
+  marginFrames: null,
   firstChunkFrames: 32,
   // ~1 min of speech at Piper's usual ~14 phonemes per second: no ordinary
   // sentence is cut (Piper never cuts one), while the encoder's attention,
   // quadratic in phonemes, stays bounded.
   maxPhonemes: 800
+}
+
+/** Context for HiFi-GAN alone: 32 frames reproduce its one-shot decode
+ * exactly (published experiments; 16 corrupt the edges). */
+export const DECODER_MARGIN_FRAMES = 32
+
+/** The margin for a cut whose chunks run `contextFrames` of frame-rate
+ * layers (the flow) before the decoder, unless the operator set one. */
+export function marginFor (settings: ChunkingSettings, contextFrames: number): number {
+  return settings.marginFrames ?? contextFrames + DECODER_MARGIN_FRAMES
 }
 
 export interface FrameRange {
@@ -63,7 +74,7 @@ export function withMargin (range: FrameRange, frames: number, marginFrames: num
   return { start: Math.max(0, range.start - marginFrames), end: Math.min(frames, range.end + marginFrames) }
 }
 
-/** Copies frames [start, end) of a [1, channels, frames] latent (row-major,
+/** Copies frames [start, end) of a [1, channels, frames] tensor (row-major,
  * channel by channel) into a new [1, channels, end - start] array. */
 export function sliceLatent (latent: Float32Array, channels: number, frames: number, range: FrameRange): Float32Array {
   const width = range.end - range.start

@@ -17,7 +17,8 @@ export interface NativeTensor {
 }
 
 /** The encoder's outputs for one sentence: the latent [1, channels, frames]
- * and the decoder's other inputs (speaker conditioning). */
+ * and the chunked part's other inputs, in the split's boundary order (other
+ * frame-aligned tensors such as the flow's mask, then speaker conditioning). */
 export interface NativeEncoding {
   latent: NativeTensor
   side: NativeTensor[]
@@ -36,9 +37,11 @@ export interface NativeVoice {
   readonly split: boolean
   /** Heap bytes the model's sessions took when created, once per process. */
   readonly memoryBytes: number
+  /** The `info` the split was loaded with ('' for a whole model). */
+  readonly splitInfo: string
 }
 
-export type NativeModelParts = { whole: Uint8Array } | { encoder: Uint8Array, decoder: Uint8Array, boundary: string[] }
+export type NativeModelParts = { whole: Uint8Array } | { encoder: Uint8Array, decoder: Uint8Array, boundary: string[], info?: string }
 
 export interface NativeLoadOptions {
   label?: string

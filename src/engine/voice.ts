@@ -7,9 +7,10 @@ import { setTimeout } from 'node:timers/promises'
 import { SynthesisCancelledError, VoiceLoadError } from './errors.js'
 import { discardBytes } from './discard-bytes.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
-import { capPhonemes, DEFAULT_CHUNKING, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
-import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeModelParts, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
-import { splitDecoder } from './onnx/decoder-split.js'
+import { capPhonemes, DEFAULT_CHUNKING, marginFor, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
+import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeLoadOptions, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
+import { cutModel, planSplit, type SplitCut } from './onnx/decoder-split.js'
+import { readModelGraph } from './onnx/model-graph.js'
 import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
 import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 import type { SynthesisConfig } from './synthesis-config.js'
@@ -33,6 +34,14 @@ export interface LoadVoiceOptions extends RuntimeOptions {
   warmUp?: boolean
   /** Cut the graph into encoder and decoder when its shape allows (default true). */
   split?: boolean
+  /** Only this cut (default: the earliest the graph allows, then the next). */
+  cut?: SplitCut
+}
+
+/** Another frame-aligned input of the chunked part ([1, channels, frames]). */
+export interface FramedTensor {
+  data: Float32Array
+  channels: number
 }
 
 /** A sentence's latent, ready to be decoded in chunks. */
@@ -40,14 +49,30 @@ export interface SentenceEncoding {
   latent: Float32Array
   channels: number
   frames: number
+  /** Sliced with the latent for every chunk (the flow's mask). */
+  framed: FramedTensor[]
+  /** Passed whole to every chunk (speaker conditioning). */
   side: NativeTensor[]
 }
 
-/** How a voice runs: `split` (encoder + chunked decoder) or `whole`. */
+/** How a voice runs: `split` (encoder + chunked part) or `whole`. */
 export interface VoiceMode {
   mode: 'split' | 'whole'
-  /** Why a voice runs whole; set by the thread that loaded the model. */
+  /** Split voices: `flow` when the flow runs in the chunks with the decoder,
+   * `decoder` when only the decoder does. */
+  cut?: SplitCut
+  /** Why a voice runs whole or at the later cut; set by the thread that loaded the model. */
   reason?: string
+}
+
+/** What every thread needs to feed a split model's sessions (kept with them
+ * in the addon, so a thread that finds them loaded knows it too). */
+interface SplitInfo {
+  cut: SplitCut
+  /** Boundary tensors after the latent that have a frame axis. */
+  framed: number
+  /** Frames of context the flow needs before the decoder (see DecoderSplit). */
+  contextFrames: number
 }
 
 export interface SentenceAudio {
@@ -74,6 +99,7 @@ export class PiperVoice {
   hopLength = 0
   /** Peak of the warm-up sentence: a first guess at the voice's typical peak. */
   referencePeak = 0
+  private readonly info: SplitInfo
 
   private constructor (
     readonly name: string,
@@ -83,7 +109,9 @@ export class PiperVoice {
     private readonly session: NativeVoice,
     private readonly idMap: NativePhonemeIdMap,
     readonly mode: VoiceMode
-  ) {}
+  ) {
+    this.info = splitInfoOf(session)
+  }
 
   /** Loads config and model. Rejects with VoiceConfigError or VoiceLoadError.
    * The model is loaded once per process: another thread's load of the same
@@ -96,21 +124,16 @@ export class PiperVoice {
     let session: NativeVoice
     let mode: VoiceMode
     try {
-      const key = await modelKey(modelPath, settings, split)
+      const key = await modelKey(modelPath, settings, split, options.cut)
       const shared = await sharedLoad(runtime.binding, key)
       if (shared !== null) {
         session = shared
-        mode = { mode: shared.split ? 'split' : 'whole' }
+        mode = modeOf(shared)
       } else {
         try {
-          const parts = await modelParts(modelPath, split)
-          try {
-            session = await runtime.binding.loadVoice(key, { ...settings, label: modelPath }, parts.parts)
-          } finally {
-            // Copied into the sessions (or refused) by now.
-            discardBytes(parts.bytes)
-          }
-          mode = { mode: session.split ? 'split' : 'whole', ...(parts.reason !== undefined ? { reason: parts.reason } : {}) }
+          const loaded = await loadModel(runtime, key, { ...settings, label: modelPath }, modelPath, split, options.cut)
+          session = loaded.session
+          mode = { ...modeOf(session), ...(loaded.reason !== undefined ? { reason: loaded.reason } : {}) }
         } finally {
           runtime.binding.releaseClaim(key)
         }
@@ -178,7 +201,20 @@ export class PiperVoice {
     const { latent, side } = await this.call(signal, token =>
       this.session.encode(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, this.speakerId(settings), token))
     const [, channels, frames] = latent.shape
-    return { latent: latent.data, channels, frames, side }
+    const framed = side.slice(0, this.info.framed).map(tensor => {
+      // Checked on every sentence: a cut that misjudged a tensor's frame axis
+      // must fail loudly, not decode misaligned chunks.
+      if (tensor.shape.length !== 3 || tensor.shape[2] !== frames) {
+        throw new VoiceLoadError(`Model ${this.modelPath}: a frame-aligned input of its chunked part has shape [${tensor.shape.join(', ')}], not [1, c, ${frames}]`)
+      }
+      return { data: tensor.data, channels: tensor.shape[1] }
+    })
+    return { latent: latent.data, channels, frames, framed, side: side.slice(this.info.framed) }
+  }
+
+  /** The margin decoded on each side of a chunk: the operator's, or what this voice's cut needs. */
+  marginFrames (chunking: ChunkingSettings): number {
+    return marginFor(chunking, this.info.contextFrames)
   }
 
   /** Split voices: the samples of latent frames `range`, decoded with
@@ -198,17 +234,20 @@ export class PiperVoice {
     const encoding = await this.encode(ids, settings, signal)
     const chunks: Float32Array[] = []
     for (const range of planChunks(encoding.frames, chunking, { stream: false, parallelism: 1 })) {
-      chunks.push(await this.decodeChunk(encoding, range, chunking.marginFrames, signal))
+      chunks.push(await this.decodeChunk(encoding, range, this.marginFrames(chunking), signal))
     }
     return concatSamples(chunks, n => new Float32Array(n))
   }
 
   private async decodeFrames (encoding: SentenceEncoding, range: FrameRange, signal?: AbortSignal): Promise<Float32Array> {
-    const data = range.start === 0 && range.end === encoding.frames
-      ? encoding.latent
-      : sliceLatent(encoding.latent, encoding.channels, encoding.frames, range)
-    return await this.call(signal, token =>
-      this.session.decode({ data, shape: [1, encoding.channels, range.end - range.start] }, encoding.side, token))
+    const whole = range.start === 0 && range.end === encoding.frames
+    const slice = (data: Float32Array, channels: number): NativeTensor => ({
+      data: whole ? data : sliceLatent(data, channels, encoding.frames, range),
+      shape: [1, channels, range.end - range.start]
+    })
+    const latent = slice(encoding.latent, encoding.channels)
+    const rest = [...encoding.framed.map(t => slice(t.data, t.channels)), ...encoding.side]
+    return await this.call(signal, token => this.session.decode(latent, rest, token))
   }
 
   private speakerId (settings: SynthesisConfig): number {
@@ -293,31 +332,68 @@ async function sharedLoad (binding: NativeBinding, key: string): Promise<NativeV
 
 /** Identifies a model file's contents and the session settings, so threads
  * share a load only when they would have loaded the same thing. */
-async function modelKey (modelPath: string, settings: SessionOptions, split: boolean): Promise<string> {
+async function modelKey (modelPath: string, settings: SessionOptions, split: boolean, cut: SplitCut | undefined): Promise<string> {
   const real = await realpath(modelPath)
   const info = await stat(real)
   return JSON.stringify([real, info.size, info.mtimeMs, info.ino, settings.intraOpThreads ?? 1,
-    settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, split])
+    settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, split, cut ?? 'any'])
 }
 
-/** What the native loader takes, and every byte array made for it (to be
- * discarded once it has loaded). */
-async function modelParts (modelPath: string, split: boolean): Promise<{ parts: NativeModelParts, reason?: string, bytes: Uint8Array[] }> {
+/** A split loaded without info (not by loadModel) is fed as the decoder cut was: latent, then side tensors. */
+function splitInfoOf (session: NativeVoice): SplitInfo {
+  if (!session.split || session.splitInfo === '') return { cut: 'decoder', framed: 0, contextFrames: 0 }
+  return JSON.parse(session.splitInfo) as SplitInfo
+}
+
+function modeOf (session: NativeVoice): VoiceMode {
+  return session.split ? { mode: 'split', cut: splitInfoOf(session).cut } : { mode: 'whole' }
+}
+
+/** Loads the model at its preferred cut; if ONNX Runtime refuses that pair
+ * of sessions, at the next cut, and at last whole. The bytes made for each
+ * attempt are discarded once the addon has copied (or refused) them. */
+async function loadModel (runtime: Runtime, key: string, options: NativeLoadOptions, modelPath: string, split: boolean,
+  only: SplitCut | undefined): Promise<{ session: NativeVoice, reason?: string }> {
   // The file's own buffer, not a copy of it: a large file gets a buffer of
   // its own (not Node's shared pool), which discardBytes can then free.
   const file = await readFile(modelPath)
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength)
-  if (!split) return { parts: { whole: bytes }, reason: 'the split is turned off', bytes: [bytes] }
-  let result
+  const reasons: string[] = []
   try {
-    result = splitDecoder(bytes)
-  } catch (error) {
-    // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
-    return { parts: { whole: bytes }, reason: (error as Error).message, bytes: [bytes] }
+    if (!split) reasons.push('the split is turned off')
+    else {
+      let plan
+      try {
+        plan = planSplit(readModelGraph(bytes))
+      } catch (error) {
+        // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
+        plan = { mode: 'whole' as const, reason: (error as Error).message }
+      }
+      if (plan.mode === 'whole') reasons.push(plan.reason)
+      else {
+        const cuts = plan.cuts.filter(c => only === undefined || c.cut === only)
+        if (cuts.length === 0) reasons.push(`the graph has no ${only ?? ''} cut`)
+        for (const cut of cuts) {
+          const parts = cutModel(plan.graph, cut)
+          if (typeof parts === 'string') { reasons.push(`${cut.cut} cut: ${parts}`); continue }
+          const info: SplitInfo = { cut: cut.cut, framed: parts.framed.length, contextFrames: parts.contextFrames }
+          try {
+            const session = await runtime.binding.loadVoice(key, options, {
+              encoder: parts.encoder, decoder: parts.decoder, boundary: [parts.latent, ...parts.framed, ...parts.side], info: JSON.stringify(info)
+            })
+            return { session, ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}) }
+          } catch (error) {
+            reasons.push(`${cut.cut} cut: ${(toTypedError(error) as Error).message}`)
+          } finally {
+            discardBytes([parts.encoder, parts.decoder])
+          }
+        }
+      }
+    }
+    return { session: await runtime.binding.loadVoice(key, options, { whole: bytes }), reason: reasons.join('; ') }
+  } finally {
+    discardBytes([bytes])
   }
-  if (result.mode === 'whole') return { parts: { whole: bytes }, reason: result.reason, bytes: [bytes] }
-  const { encoder, decoder, latent, side } = result.split
-  return { parts: { encoder, decoder, boundary: [latent, ...side] }, bytes: [bytes, encoder, decoder] }
 }
 
 function loadMessage (modelPath: string, error: unknown): string {

@@ -36,11 +36,13 @@ export interface SentenceTask extends Cancellable {
   parallelism: number
 }
 
-/** A latent in shared memory, so every chunk's task reads it without a copy. */
+/** A latent (and the other frame-aligned inputs of the chunked part) in
+ * shared memory, so every chunk's task reads it without a copy. */
 export interface SharedEncoding {
   latent: SharedArrayBuffer
   channels: number
   frames: number
+  framed: Array<{ data: SharedArrayBuffer, channels: number }>
   side: NativeTensor[]
 }
 
@@ -78,7 +80,9 @@ export interface ReadyResult {
   /** Resident memory of the process after this worker loaded its voice. */
   rss: number
   mode: 'split' | 'whole'
-  /** Why it runs whole, when this worker loaded the model and it does. */
+  /** Split voices: `flow` when the flow runs in the chunks with the decoder, else `decoder`. */
+  cut?: 'flow' | 'decoder'
+  /** Why it runs whole (or at the later cut), when this worker loaded the model. */
   reason?: string
   /** Heap bytes of the voice's sessions, once per process. */
   memoryBytes: number

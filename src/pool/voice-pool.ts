@@ -47,6 +47,8 @@ export class VoicePool {
   /** Heap bytes of the voice's model, once per process (what the addon measured). */
   memoryBytes = 0
   mode: 'split' | 'whole' = 'whole'
+  /** Split voices: what runs in chunks. */
+  cut: 'flow' | 'decoder' | null = null
   /** Peaks of the voice's recent sentences (see the gain rule in sentence-pipeline.ts). */
   private readonly peaks: number[] = []
 
@@ -88,6 +90,7 @@ export class VoicePool {
         async () => await (this.piscina.run({ kind: 'ready' }) as Promise<ReadyResult>)))
       this.memoryBytes = Math.max(...ready.map(r => r.memoryBytes))
       this.mode = ready[0].mode
+      this.cut = ready[0].cut ?? null
       if (ready[0].referencePeak > 0) this.observePeak(ready[0].referencePeak)
       return ready.find(r => r.reason !== undefined) ?? ready[0]
     } catch (error) {

@@ -42,14 +42,30 @@ function owning (samples: Float32Array): Float32Array {
   return samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength ? samples : samples.slice()
 }
 
+function shared (data: Float32Array): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(data.byteLength)
+  new Float32Array(buffer).set(data)
+  return buffer
+}
+
 function share (encoding: SentenceEncoding): SharedEncoding {
-  const latent = new SharedArrayBuffer(encoding.latent.byteLength)
-  new Float32Array(latent).set(encoding.latent)
-  return { latent, channels: encoding.channels, frames: encoding.frames, side: encoding.side }
+  return {
+    latent: shared(encoding.latent),
+    channels: encoding.channels,
+    frames: encoding.frames,
+    framed: encoding.framed.map(t => ({ data: shared(t.data), channels: t.channels })),
+    side: encoding.side
+  }
 }
 
 function unshare (encoding: SharedEncoding): SentenceEncoding {
-  return { latent: new Float32Array(encoding.latent), channels: encoding.channels, frames: encoding.frames, side: encoding.side }
+  return {
+    latent: new Float32Array(encoding.latent),
+    channels: encoding.channels,
+    frames: encoding.frames,
+    framed: encoding.framed.map(t => ({ data: new Float32Array(t.data), channels: t.channels })),
+    side: encoding.side
+  }
 }
 
 async function sentence (voice: PiperVoice, task: SentenceTask): Promise<SentenceResult> {
@@ -63,7 +79,7 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
     const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism })
     if (plan.length <= 1 || task.stream) {
       // Short, or streamed: this worker decodes the first chunk itself.
-      const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], init.chunking.marginFrames, signal)
+      const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], voice.marginFrames(init.chunking), signal)
       const copy = owning(samples)
       const rest = plan.slice(1)
       return move({
@@ -76,7 +92,7 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
 
 async function decode (voice: PiperVoice, task: DecodeTask): Promise<DecodeResult> {
   return await cancellable(task, async signal => {
-    const samples = owning(await voice.decodeChunk(unshare(task.encoding), task.range, init.chunking.marginFrames, signal))
+    const samples = owning(await voice.decodeChunk(unshare(task.encoding), task.range, voice.marginFrames(init.chunking), signal))
     return move({ samples, worker: threadId }, [samples.buffer as ArrayBuffer])
   })
 }

@@ -30,6 +30,8 @@ export interface VoiceInfo {
   memory_bytes: number | null
   /** How the voice runs: `split` (encoder + chunked decoder) or `whole`; null until loaded. */
   mode: 'split' | 'whole' | null
+  /** Split voices: what runs in chunks, `flow` (the flow and the decoder) or `decoder`; null otherwise. */
+  split_cut: 'flow' | 'decoder' | null
   /** Set when the voice's files failed to load: why. Retried when they change. */
   broken?: string
 }
@@ -64,6 +66,7 @@ export function describeVoices (deps: VoiceSources): VoiceInfo[] {
       ...stateAndMemory(broken.get(voice.name)?.version === voice.version ? 'broken' : deps.pools.state(voice.name), memory.get(voice.name)),
       model_bytes: voice.modelBytes,
       mode: loaded.get(voice.name)?.mode ?? null,
+      split_cut: loaded.get(voice.name)?.cut ?? null,
       ...(broken.get(voice.name)?.version === voice.version ? { broken: broken.get(voice.name)?.reason } : {})
     }
   })
@@ -81,7 +84,8 @@ export function describeVoices (deps: VoiceSources): VoiceInfo[] {
     state: 'builtin',
     model_bytes: 0,
     memory_bytes: null,
-    mode: null
+    mode: null,
+    split_cut: null
   }
   return [...installed, builtin].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 }

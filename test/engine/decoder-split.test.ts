@@ -17,10 +17,11 @@ function quiet (voice: PiperVoice, speaker = 0): SynthesisConfig {
   return { ...resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, voice.config), speakerId: speaker }
 }
 
-/** Chunked (split voice) and whole-graph samples for the same ids: equal sample for sample. */
-async function compare (t: Test, split: PiperVoice, whole: PiperVoice, ids: BigInt64Array, settings: SynthesisConfig, chunkFrames: number): Promise<void> {
+/** Chunked (split voice) and whole-graph samples for the same ids: equal
+ * sample for sample, at the voice's default margin (or `marginFrames`). */
+async function compare (t: Test, split: PiperVoice, whole: PiperVoice, ids: BigInt64Array, settings: SynthesisConfig, chunkFrames: number, marginFrames: number | null = null): Promise<void> {
   const expected = await whole.infer(ids, settings)
-  const actual = await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames })
+  const actual = await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames, marginFrames })
   t.equal(actual.length, expected.length, `length with ${chunkFrames}-frame chunks`)
   let differing = 0
   for (let i = 0; i < expected.length; i++) if (actual[i] !== expected[i]) differing++
@@ -32,7 +33,11 @@ t.test('the boundary is found from the structure: VITS-shaped models split, othe
   const vits = splitDecoder(new Uint8Array(await readFile(await testModel('en_US-vits-medium'))))
   t.equal(vits.mode, 'split')
   if (vits.mode === 'split') {
-    t.equal(vits.split.latent, 'latent')
+    // The mask is made from z's own shape (ConstantOfShape(Shape(z))), so the
+    // masking runs in the chunks too: the cut is at z, one tensor.
+    t.equal(vits.split.latent, 'z')
+    t.equal(vits.split.cut, 'decoder', 'no frame-rate layers before the decoder')
+    t.same(vits.split.framed, [])
     t.same(vits.split.side, [])
     t.equal(vits.split.hopLength, VITS_SAMPLES_PER_FRAME, 'samples per frame = product of the upsampling strides')
   }
@@ -40,7 +45,7 @@ t.test('the boundary is found from the structure: VITS-shaped models split, othe
   t.equal(multi.mode, 'split')
   if (multi.mode === 'split') t.same(multi.split.side, ['g'], 'the speaker conditioning goes to every chunk whole')
   const probe = splitDecoder(new Uint8Array(await readFile(await testModel('en_US-probe-medium'))))
-  t.same(probe, { mode: 'whole', reason: 'no single latent tensor feeds a frame-local decoder' })
+  t.same(probe, { mode: 'whole', reason: 'no cut leaves a frame-local part' })
   t.throws(() => splitDecoder(Uint8Array.of(0x0a, 0xff, 0xff)), /runs past the end|Truncated/, 'truncated bytes are refused, not guessed at')
 })
 
@@ -76,16 +81,62 @@ t.test('generated voice: every reference sentence, chunked, equals the whole gra
   }
 })
 
-t.test('bench voices: one long sentence, chunked, equals the whole graph', { skip: existsSync(BENCH) ? false : `no bench voices at ${BENCH}` }, async t => {
+const skipBench = { skip: existsSync(BENCH) ? false : `no bench voices at ${BENCH}` }
+
+t.test('bench voices: the cut is at the flow\'s input, found from the structure', skipBench, async t => {
+  for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {
+    const bytes = new Uint8Array(await readFile(join(BENCH, `${name}.onnx`)))
+    const flow = splitDecoder(bytes)
+    t.equal(flow.mode, 'split', `${name} splits`)
+    if (flow.mode !== 'split') continue
+    t.equal(flow.split.cut, 'flow')
+    t.equal(flow.split.framed.length, 1, 'z_p is chunked with its mask')
+    t.equal(flow.split.side.length, name.includes('multi') ? 1 : 0, 'the speaker conditioning is passed whole')
+    t.equal(flow.split.contextFrames, 32, 'the flow sees ±32 frames: 4 flows × 4 layers of kernel 5')
+    const decoder = splitDecoder(bytes, { cut: 'decoder' })
+    t.equal(decoder.mode, 'split', 'and the decoder cut, the fallback, is still there')
+    if (decoder.mode === 'split') t.same([decoder.split.framed, decoder.split.contextFrames], [[], 0])
+  }
+})
+
+// Exact at the default margin (32 + the flow's 32 frames) with chunks down
+// to 16 frames; 63 is the smallest margin that was exact on every bench
+// voice (at 62, 1-LSB differences with 16-frame chunks on x_low).
+t.test('bench voices: one long sentence, chunked at either cut, equals the whole graph', skipBench, async t => {
   for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {
     const model = join(BENCH, `${name}.onnx`)
     const split = await PiperVoice.load(model)
+    const decoderOnly = await PiperVoice.load(model, { cut: 'decoder' })
     const whole = await PiperVoice.load(model, { split: false })
-    t.teardown(() => { split.close(); whole.close() })
-    t.equal(split.mode.mode, 'split', `${name} splits`)
+    t.teardown(() => { split.close(); decoderOnly.close(); whole.close() })
+    t.same(split.mode, { mode: 'split', cut: 'flow' }, `${name} splits at the flow`)
+    t.same(decoderOnly.mode, { mode: 'split', cut: 'decoder' })
+    t.equal(split.marginFrames(DEFAULT_CHUNKING), 64, 'the default margin covers the flow')
+    t.equal(decoderOnly.marginFrames(DEFAULT_CHUNKING), 32)
+    t.equal(split.marginFrames({ ...DEFAULT_CHUNKING, marginFrames: 40 }), 40, 'the operator\'s margin wins')
+    const again = await PiperVoice.load(model)
+    t.teardown(() => again.close())
+    t.same([again.mode, again.marginFrames(DEFAULT_CHUNKING)], [{ mode: 'split', cut: 'flow' }, 64],
+      'a thread that finds the sessions loaded learns the cut from them')
     t.equal(split.hopLength, 256, 'Piper\'s 256 samples per frame')
     const [phonemes] = split.phonemize('A rather long sentence without an inner full stop that goes on about the weather and the trains and the river')
-    await compare(t, split, whole, split.phonemeIds(phonemes).ids, quiet(split, name.includes('multi') ? 7 : 0), 128)
+    const ids = split.phonemeIds(phonemes).ids
+    const settings = quiet(split, name.includes('multi') ? 7 : 0)
+    for (const chunkFrames of [16, 128]) await compare(t, split, whole, ids, settings, chunkFrames)
+    await compare(t, decoderOnly, whole, ids, settings, 128)
+  }
+})
+
+t.test('bench voice: every reference sentence, chunked with the flow, equals the whole graph', skipBench, async t => {
+  const model = join(BENCH, 'en_US-bench-x_low.onnx')
+  const split = await PiperVoice.load(model)
+  const whole = await PiperVoice.load(model, { split: false })
+  t.teardown(() => { split.close(); whole.close() })
+  for (const sentence of reference.sentences) {
+    const ids = BigInt64Array.from(sentence.ids, BigInt)
+    const expected = await whole.infer(ids, quiet(split))
+    const actual = await split.sentenceSamples(ids, quiet(split), { ...DEFAULT_CHUNKING, chunkFrames: 24 })
+    t.ok(actual.length === expected.length && actual.every((v, i) => v === expected[i]), sentence.text)
   }
 })
 

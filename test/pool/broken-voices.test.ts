@@ -60,14 +60,16 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
   t.equal((await request(`${service.url}/health`)).status, 200, 'the process is alive')
 
   const listing = (await request(`${service.url}/voices`)).json
-  const details = listing.details as Array<{ name: string, broken?: string, mode: string | null }>
+  const details = listing.details as Array<{ name: string, broken?: string, mode: string | null, split_cut: string | null }>
   const broken = listing.broken as Array<{ name: string, reason: string }>
   for (const name of Object.keys(damaged)) {
     t.type(broken.find(b => b.name === name)?.reason, 'string', `/voices lists ${name} as broken, with the reason`)
   }
   t.type(details.find(d => d.name === 'en_US-foreign-medium')?.broken, 'string', 'an installed voice that failed to load says why in its details')
   t.equal(details.find(d => d.name === GOOD)?.mode, 'split', 'a VITS-shaped voice runs split')
+  t.equal(details.find(d => d.name === GOOD)?.split_cut, 'decoder', 'and says which part runs in chunks (it has no flow)')
   t.equal(details.find(d => d.name === 'en_US-probe-medium')?.mode, 'whole', 'another graph runs whole')
+  t.equal(details.find(d => d.name === 'en_US-probe-medium')?.split_cut, null)
   t.notOk(service.logs.some(line => line.msg === 'unexpected error'), 'no failure was a bug')
 
   // Repair one: it is retried when its files change.

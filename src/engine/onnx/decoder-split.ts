@@ -1,101 +1,298 @@
-// Finds where a Piper (VITS) graph hands its latent to the HiFi-GAN decoder
-// and cuts the one model into two: encoder (the model's inputs → latent) and
-// decoder (latent → audio), so the decoder can run on bounded chunks.
+// Cuts a Piper (VITS) graph in two where everything that remains is
+// frame-local: the encoder (the model's inputs → the boundary tensors) and
+// the chunked part (boundary → audio), which can then run on bounded chunks
+// of frames. In Piper's exports the earliest such point is the flow's input
+// (the sampled prior z_p and the mask y_mask, plus the speaker conditioning
+// g), so the flow runs in the chunks with the HiFi-GAN decoder; the next one
+// is the decoder's latent z · y_mask, as before.
 //
-// The boundary is found from the graph's structure, not from names:
+// The cut is found from the graph's structure, not from names:
 //  - walking the nodes in file order (ONNX graphs are topologically sorted),
-//    a tensor is a cut when, right after the node that makes it, it is the
-//    only live activation: everything later depends on it alone, apart from
-//    constants and "side" tensors that depend on nothing but the speaker id
-//    (a multi-speaker decoder's conditioning, which has no frame axis);
-//  - the decoder is the part after the earliest cut from which every
-//    remaining operation is frame-local (convolutions, transposed
-//    convolutions, pointwise maths), and it must upsample (a ConvTranspose):
-//    then samples per frame is the product of its strides.
-// Anything else (a graph without such a cut, an unexpected operator after
-// it) is not split: that voice runs whole, as before.
+//    the tensors live after a node are the boundary if it were cut there;
+//    each must be frame-aligned (made from the text, [1, channels, frames],
+//    frame axis last), apart from constants and "side" tensors that depend on
+//    nothing but the speaker id (conditioning with no frame axis);
+//  - every operation after the cut must be frame-local: convolutions that
+//    keep the length, transposed convolutions whose output is exactly
+//    stride × the input, pointwise maths, and slicing, splitting, joining or
+//    reshaping along any axis but the frame axis (the flow's channel flips
+//    and splits; its zeros made with ConstantOfShape(Shape(x)));
+//  - of the cuts before the first convolution of that frame-local tail, the
+//    one with the fewest live tensors is taken (the earliest of equals): all
+//    the convolutions then run in the chunks, and the encoder hands over as
+//    little as it can.
+// The decoder cut (a single live tensor, the later point) is kept as the
+// fallback; a graph with neither runs whole, as before.
 
 import { bytesField, bytesFieldHeader, concat, stringField, varintField } from './protobuf.js'
 import { readModelGraph, type GraphNode, type ModelGraph, type Span } from './model-graph.js'
 
-/** Operators that compute each output frame from a bounded window of input
- * frames, so a chunk decoded with enough context equals the whole. */
-const FRAME_LOCAL_OPS = new Set([
-  'Conv', 'ConvTranspose', 'LeakyRelu', 'Relu', 'Tanh', 'Sigmoid', 'Add', 'Sub', 'Mul', 'Div',
-  'Identity', 'Neg', 'Abs', 'Clip', 'Sqrt', 'Exp', 'Softplus', 'Pow',
-  // Shape-only, with constant axes: Piper adds the output's unit axes this way.
-  'Unsqueeze', 'Squeeze'
+/** Operators applied to each element (with broadcasting of constants and
+ * side tensors): frame-local whatever the shapes. */
+const POINTWISE_OPS = new Set([
+  'LeakyRelu', 'Relu', 'Tanh', 'Sigmoid', 'Add', 'Sub', 'Mul', 'Div', 'Identity', 'Neg', 'Abs', 'Clip', 'Sqrt',
+  'Exp', 'Softplus', 'Pow', 'Erf'
 ])
+/** Every operator the frame-local tail may hold (see frameLocalTail). */
+const TAIL_OPS = new Set([...POINTWISE_OPS, 'Conv', 'ConvTranspose', 'Slice', 'Split', 'Concat', 'Unsqueeze', 'Squeeze', 'Shape', 'ConstantOfShape'])
 
-/** Graph inputs that carry the text (and so the frame count): only `sid` is not among them. */
+/** The graph input that is not text: tensors made from it alone have no frame axis. */
 const SPEAKER_INPUT = 'sid'
+/** The graph inputs that carry the text, so everything with a frame axis depends on one. */
+const TEXT_INPUTS = new Set(['input', 'input_lengths'])
+
+/** Which part runs in chunks: the flow and the decoder, or the decoder only. */
+export type SplitCut = 'flow' | 'decoder'
 
 export interface DecoderSplit {
+  cut: SplitCut
   encoder: Uint8Array
   decoder: Uint8Array
-  /** The latent [1, channels, frames] the decoder takes, chunked along frames. */
+  /** The first boundary tensor, [1, channels, frames]: chunked along frames. */
   latent: string
-  /** Other decoder inputs (speaker conditioning), passed whole to every chunk. */
+  /** Other frame-aligned boundary tensors ([1, c, frames], the flow's mask): sliced with the latent. */
+  framed: string[]
+  /** Boundary tensors with no frame axis (speaker conditioning), passed whole to every chunk. */
   side: string[]
   /** Output samples per latent frame. */
   hopLength: number
+  /** Frames of context the frame-rate part before the decoder's own latent
+   * needs on each side (the flow's receptive field; 0 for the decoder cut). */
+  contextFrames: number
 }
 
 export type SplitResult = { mode: 'split', split: DecoderSplit } | { mode: 'whole', reason: string }
 
-interface Analysis {
-  /** Index of the node after which the latent is the only live activation. */
-  cut: number
+/** A cut found in the graph, not yet written out. */
+export interface CutPlan {
+  cut: SplitCut
+  /** Index of the last node before the cut. */
+  index: number
   latent: string
+  framed: string[]
   hopLength: number
+  contextFrames: number
 }
 
-function classify (graph: ModelGraph): { constant: Set<string>, side: Set<string> } {
+export type SplitPlan = { mode: 'split', graph: ModelGraph, cuts: CutPlan[] } | { mode: 'whole', reason: string }
+
+interface Classes {
+  constant: Set<string>
+  side: Set<string>
+  /** Tensors that depend on the text (so may have a frame axis). */
+  textual: Set<string>
+}
+
+function classify (graph: ModelGraph): Classes {
   const constant = new Set(graph.initializers.map(i => i.name))
   constant.add('') // an omitted optional input
   const side = new Set<string>()
-  const inputNames = new Set(graph.inputs.map(i => i.name))
-  for (const name of inputNames) if (name === SPEAKER_INPUT) side.add(name)
+  const textual = new Set<string>()
+  for (const input of graph.inputs) {
+    if (input.name === SPEAKER_INPUT) side.add(input.name)
+    if (TEXT_INPUTS.has(input.name)) textual.add(input.name)
+  }
   for (const node of graph.nodes) {
     const live = node.inputs.filter(i => !constant.has(i))
     if (live.length === 0) for (const o of node.outputs) constant.add(o)
     else if (live.every(i => side.has(i))) for (const o of node.outputs) side.add(o)
+    if (live.some(i => textual.has(i))) for (const o of node.outputs) textual.add(o)
   }
-  return { constant, side }
+  return { constant, side, textual }
 }
 
-function analyse (graph: ModelGraph, constant: Set<string>, side: Set<string>): Analysis | string {
-  if (graph.outputs.length !== 1) return `the model has ${graph.outputs.length} outputs, not one`
+/** The values of a constant integer tensor (a Constant node's output or an initializer). */
+function constantInts (graph: ModelGraph, producers: Map<string, GraphNode>, name: string | undefined): number[] | undefined {
+  if (name === undefined || name === '') return undefined
+  const node = producers.get(name)
+  if (node !== undefined) return node.opType === 'Constant' ? node.intValue : undefined
+  return graph.initializers.find(i => i.name === name)?.intValue
+}
+
+/** What the tail analysis knows of a tensor: a frame-aligned activation of
+ * `rank` dimensions (frame axis last), or the shape of one. */
+interface Kind { shape: boolean, rank: number }
+
+interface TailResult {
+  hopLength: number
+  /** Longest chain of frame-rate context (frames) reaching each tensor before the first upsampler. */
+  context: Map<string, number>
+}
+
+/** Checks that every node after `cut` is frame-local when the tensors in
+ * `boundary` are [1, c, frames]; returns the index of the first node that is
+ * not, with why. */
+function frameLocalTail (graph: ModelGraph, classes: Classes, cut: number, boundary: string[]): TailResult | { at: number, why: string } {
+  const { constant, side } = classes
+  const producers = new Map<string, GraphNode>()
+  for (const node of graph.nodes) for (const o of node.outputs) producers.set(o, node)
+  const kinds = new Map<string, Kind>(boundary.map(name => [name, { shape: false, rank: 3 }]))
+  const context = new Map<string, number>(boundary.map(name => [name, 0]))
+  let hopLength = 1
+  for (let index = cut + 1; index < graph.nodes.length; index++) {
+    const node = graph.nodes[index]
+    const active = node.inputs.filter(i => !constant.has(i) && !side.has(i))
+    if (active.length === 0) continue // constants and speaker conditioning: no frame axis
+    const fail = (why: string) => ({ at: index, why: `${node.opType} node ${index}: ${why}` })
+    if (node.domain !== '' || !TAIL_OPS.has(node.opType)) return fail('not a frame-local operator')
+    const inputKinds = active.map(i => kinds.get(i))
+    if (inputKinds.some(k => k === undefined)) return fail('reads a tensor that is not frame-aligned')
+    const known = inputKinds as Kind[]
+    const framed = known.filter(k => !k.shape)
+    const rank = Math.max(...known.map(k => k.rank))
+    const axis = (a: number, r = rank) => (a < 0 ? a + r : a)
+    const touchesFrames = (axes: number[] | undefined, r = rank) => axes === undefined || axes.some(a => axis(a, r) === r - 1)
+    let out: Kind = { shape: false, rank }
+    const reach = Math.max(...active.map(i => context.get(i) ?? 0))
+    let added = 0
+    switch (node.opType) {
+      case 'Shape':
+        if (node.ints.start !== undefined || node.ints.end !== undefined) return fail('a partial shape')
+        out = { shape: true, rank }
+        break
+      case 'ConstantOfShape':
+        if (known[0].shape !== true) return fail('not the shape of a frame-aligned tensor')
+        out = { shape: false, rank: known[0].rank }
+        break
+      case 'Conv':
+      case 'ConvTranspose': {
+        if (active[0] !== node.inputs[0] || active.length !== 1 || rank !== 3) return fail('not a 1-D convolution of the activation')
+        const kernel = node.ints.kernel_shape?.[0] ?? 0
+        const dilation = node.ints.dilations?.[0] ?? 1
+        const stride = node.ints.strides?.[0] ?? 1
+        const [padStart, padEnd] = node.ints.pads ?? [0, 0]
+        if ((node.strings.auto_pad ?? 'NOTSET') !== 'NOTSET' || kernel === 0) return fail('padding or kernel not given explicitly')
+        if (node.opType === 'Conv') {
+          // Same length in and out: output frame t sees input frames t ± the padding.
+          if (stride !== 1 || padStart + padEnd !== (kernel - 1) * dilation) return fail('changes the length')
+          added = Math.max(padStart, padEnd)
+        } else {
+          const extra = node.ints.output_padding?.[0] ?? 0
+          if (node.ints.output_shape !== undefined || (kernel - 1) * dilation + 1 - padStart - padEnd + extra !== stride) {
+            return fail('output is not exactly stride × the input')
+          }
+          hopLength *= stride
+        }
+        break
+      }
+      case 'Slice': {
+        const axes = node.inputs.length > 3 ? constantInts(graph, producers, node.inputs[3]) : node.ints.axes
+        const bounds = [1, 2, 4].map(i => node.inputs[i] === undefined || node.inputs[i] === '' || constantInts(graph, producers, node.inputs[i]) !== undefined)
+        if (touchesFrames(axes) || bounds.includes(false) || framed.length !== 1) return fail('slices the frame axis, or with computed bounds')
+        break
+      }
+      case 'Split':
+        if (touchesFrames(node.ints.axis ?? [0]) || framed.length !== 1) return fail('splits the frame axis')
+        break
+      case 'Concat':
+        if (touchesFrames(node.ints.axis) || active.length !== node.inputs.length) return fail('joins along the frame axis, or with constants')
+        break
+      case 'Unsqueeze': {
+        const axes = node.inputs.length > 1 ? constantInts(graph, producers, node.inputs[1]) : node.ints.axes
+        const newRank = rank + (axes?.length ?? 0)
+        if (touchesFrames(axes, newRank) || framed.length !== 1) return fail('puts an axis after the frame axis')
+        out = { shape: false, rank: newRank }
+        break
+      }
+      case 'Squeeze': {
+        const axes = node.inputs.length > 1 ? constantInts(graph, producers, node.inputs[1]) : node.ints.axes
+        if (touchesFrames(axes) || framed.length !== 1) return fail('may drop the frame axis')
+        out = { shape: false, rank: rank - (axes?.length ?? 0) }
+        break
+      }
+      default:
+        if (framed.length !== known.length) return fail('pointwise maths on a shape')
+    }
+    for (const o of node.outputs) {
+      kinds.set(o, out)
+      if (hopLength === 1) context.set(o, reach + added)
+    }
+  }
+  return { hopLength, context }
+}
+
+/** The tensors live right after each node: made at or before it, read after it. */
+function liveAfter (graph: ModelGraph, classes: Classes): string[][] {
+  const { constant, side } = classes
   const output = graph.outputs[0].name
-  const isActivation = (t: string) => !constant.has(t) && !side.has(t)
   const lastUse = new Map<string, number>()
   graph.nodes.forEach((node, index) => { for (const i of node.inputs) lastUse.set(i, index) })
   lastUse.set(output, Number.POSITIVE_INFINITY)
-
-  // Cuts, in file order.
-  const cuts: Array<{ index: number, tensor: string }> = []
   const live = new Set<string>()
-  graph.nodes.forEach((node, index) => {
+  return graph.nodes.map((node, index) => {
     for (const i of node.inputs) if (lastUse.get(i) === index) live.delete(i)
-    for (const o of node.outputs) if (isActivation(o) && (lastUse.get(o) ?? -1) > index) live.add(o)
-    if (live.size === 1 && node.outputs.includes([...live][0])) cuts.push({ index, tensor: [...live][0] })
+    for (const o of node.outputs) if (!constant.has(o) && !side.has(o) && (lastUse.get(o) ?? -1) > index) live.add(o)
+    return [...live]
   })
+}
 
-  // The earliest cut after which everything is frame-local.
-  let localFrom = graph.nodes.length
+/** Finds the cuts, preferred first. */
+export function planSplit (graph: ModelGraph): SplitPlan {
+  if (graph.outputs.length !== 1) return { mode: 'whole', reason: `the model has ${graph.outputs.length} outputs, not one` }
+  const classes = classify(graph)
+  const { constant, side, textual } = classes
+  const isActivation = (t: string) => !constant.has(t) && !side.has(t)
+  const producers = new Map<string, GraphNode>()
+  for (const node of graph.nodes) for (const o of node.outputs) producers.set(o, node)
+  const lives = liveAfter(graph, classes)
+  const output = graph.outputs[0].name
+
+  // A node is a possible cut when what it makes is live and everything live
+  // could be frame-aligned: made from the text, and not a shape.
+  const possible = (index: number) => {
+    const live = lives[index]
+    const node = graph.nodes[index]
+    return live.length > 0 && node.outputs.some(o => live.includes(o)) && !live.includes(output) &&
+      live.every(t => textual.has(t) && producers.get(t)?.opType !== 'Shape')
+  }
+  // Nothing before the last operator that is not frame-local by type can be in the tail.
+  let from = 0
   for (let i = graph.nodes.length - 1; i >= 0; i--) {
     const node = graph.nodes[i]
-    const computesActivation = node.outputs.some(isActivation)
-    if (computesActivation && !(FRAME_LOCAL_OPS.has(node.opType) && node.domain === '')) break
-    localFrom = i
+    if (node.outputs.some(isActivation) && !(TAIL_OPS.has(node.opType) && node.domain === '')) { from = i; break }
   }
-  const cut = cuts.find(c => c.index >= localFrom - 1 && c.tensor !== output)
-  if (cut === undefined) return 'no single latent tensor feeds a frame-local decoder'
-  const upsamplers = graph.nodes.slice(cut.index + 1).filter(n => n.opType === 'ConvTranspose' && n.outputs.some(isActivation))
-  if (upsamplers.length === 0) return 'the part after the latent does not upsample'
-  const hopLength = upsamplers.reduce((product, n) => product * (n.ints.strides?.[0] ?? 1), 1)
-  if (upsamplers.some(n => (n.ints.strides?.length ?? 0) !== 1)) return 'the upsampling is not one-dimensional'
-  return { cut: cut.index, latent: cut.tensor, hopLength }
+
+  const plan = (index: number): CutPlan | { at: number, why: string } => {
+    const node = graph.nodes[index]
+    const live = lives[index]
+    // The tensor this node made leads: it carries the channels to chunk.
+    const latent = node.outputs.find(o => live.includes(o)) as string
+    const tail = frameLocalTail(graph, classes, index, live)
+    if ('at' in tail) return tail
+    if (tail.hopLength === 1) return { at: graph.nodes.length, why: 'the part after the cut does not upsample' }
+    return { cut: 'decoder', index, latent, framed: live.filter(t => t !== latent), hopLength: tail.hopLength, contextFrames: 0 }
+  }
+
+  let reason = 'no cut leaves a frame-local part'
+  let early: CutPlan | undefined
+  for (let bound = from; bound < graph.nodes.length && early === undefined;) {
+    const firstConv = graph.nodes.findIndex((n, i) => i > bound && (n.opType === 'Conv' || n.opType === 'ConvTranspose') && n.outputs.some(isActivation))
+    const candidates: number[] = []
+    for (let i = bound; i < graph.nodes.length; i++) if (possible(i)) candidates.push(i)
+    if (candidates.length === 0) break
+    const window = candidates.filter(i => firstConv === -1 || i < firstConv)
+    const pool = window.length > 0 ? window : candidates
+    const best = pool.reduce((a, b) => (lives[b].length < lives[a].length ? b : a))
+    const result = plan(best)
+    if ('at' in result) {
+      reason = `no frame-local part after the cut (${result.why})`
+      bound = Math.max(result.at, best + 1)
+    } else early = result
+  }
+  if (early === undefined) return { mode: 'whole', reason }
+
+  // The decoder's own latent: the first single live tensor from the early cut on.
+  const single = lives.findIndex((live, i) => i >= early.index && live.length === 1 && possible(i))
+  const decoder = single === -1 ? undefined : plan(single)
+  const cuts: CutPlan[] = []
+  if (decoder === undefined || 'at' in decoder || decoder.index === early.index) {
+    cuts.push(early)
+  } else {
+    const tail = frameLocalTail(graph, classes, early.index, [early.latent, ...early.framed])
+    const contextFrames = 'at' in tail ? 0 : tail.context.get(decoder.latent) ?? 0
+    cuts.push({ ...early, cut: 'flow', contextFrames }, decoder)
+  }
+  return { mode: 'split', graph, cuts }
 }
 
 /** The nodes (indexes) that `targets` need, walking back from them. */
@@ -140,17 +337,13 @@ function buildModel (graph: ModelGraph, parts: {
   return concat([...graph.modelFields.map(copy), bytesFieldHeader(7, graphLength), ...graphParts])
 }
 
-/** Cuts the model, or says why it runs whole. Never throws for a model that
- * merely has another shape; throws ProtobufError for bytes that are not ONNX. */
-export function splitDecoder (modelBytes: Uint8Array): SplitResult {
-  const graph = readModelGraph(modelBytes)
+/** Writes the encoder and the chunked part for one cut, or says why it cannot. */
+export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | string {
   const { constant, side } = classify(graph)
-  const analysis = analyse(graph, constant, side)
-  if (typeof analysis === 'string') return { mode: 'whole', reason: analysis }
-
   const output = graph.outputs[0].name
-  const decoderNodes = needed(graph.nodes, [output], new Set([analysis.latent]))
-    .filter(index => index > analysis.cut || graph.nodes[index].outputs.every(o => constant.has(o)))
+  const framedBoundary = [plan.latent, ...plan.framed]
+  const decoderNodes = needed(graph.nodes, [output], new Set(framedBoundary))
+    .filter(index => index > plan.index || graph.nodes[index].outputs.every(o => constant.has(o)))
   const decoderInputs = new Set<string>()
   for (const index of decoderNodes) {
     for (const input of graph.nodes[index].inputs) if (side.has(input)) decoderInputs.add(input)
@@ -160,22 +353,40 @@ export function splitDecoder (modelBytes: Uint8Array): SplitResult {
   const made = new Set(decoderNodes.flatMap(index => graph.nodes[index].outputs))
   const sideInputs = [...decoderInputs].filter(t => !made.has(t))
   if (sideInputs.some(name => graph.inputs.some(i => i.name === name))) {
-    return { mode: 'whole', reason: 'the decoder reads a graph input directly, not the encoder\'s result' }
+    return 'the decoder reads a graph input directly, not the encoder\'s result'
   }
-  const boundary = [analysis.latent, ...sideInputs]
+  const boundary = [...framedBoundary, ...sideInputs]
 
-  const encoderNodes = needed(graph.nodes, boundary, new Set())
   const encoder = buildModel(graph, {
     name: 'chorus-encoder',
-    nodes: encoderNodes,
-    inputs: graph.inputs.map(i => modelBytes.subarray(i.start, i.end)),
+    nodes: needed(graph.nodes, boundary, new Set()),
+    inputs: graph.inputs.map(i => graph.bytes.subarray(i.start, i.end)),
     outputs: boundary.map(name => bytesField(12, floatValueInfo(name)))
   })
   const decoder = buildModel(graph, {
     name: 'chorus-decoder',
     nodes: decoderNodes,
     inputs: boundary.map(name => bytesField(11, floatValueInfo(name))),
-    outputs: graph.outputs.map(o => modelBytes.subarray(o.start, o.end))
+    outputs: graph.outputs.map(o => graph.bytes.subarray(o.start, o.end))
   })
-  return { mode: 'split', split: { encoder, decoder, latent: analysis.latent, side: sideInputs, hopLength: analysis.hopLength } }
+  return {
+    cut: plan.cut, encoder, decoder, latent: plan.latent, framed: plan.framed, side: sideInputs,
+    hopLength: plan.hopLength, contextFrames: plan.contextFrames
+  }
+}
+
+/** Cuts the model at its preferred cut (or the decoder cut, when asked), or
+ * says why it runs whole. Never throws for a model that merely has another
+ * shape; throws ProtobufError for bytes that are not ONNX. */
+export function splitDecoder (modelBytes: Uint8Array, options: { cut?: SplitCut } = {}): SplitResult {
+  const plan = planSplit(readModelGraph(modelBytes))
+  if (plan.mode === 'whole') return plan
+  let reason = ''
+  for (const cut of plan.cuts) {
+    if (options.cut !== undefined && cut.cut !== options.cut) continue
+    const split = cutModel(plan.graph, cut)
+    if (typeof split !== 'string') return { mode: 'split', split }
+    reason = split
+  }
+  return { mode: 'whole', reason: reason === '' ? `the model has no ${options.cut ?? ''} cut` : reason }
 }

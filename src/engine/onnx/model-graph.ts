@@ -1,5 +1,6 @@
 // An ONNX model read as far as cutting it needs: the graph's nodes (their
-// inputs, outputs, operator and integer-list attributes), the names of its
+// inputs, outputs, operator, integer and string attributes, and the values
+// of small integer constants), the names of its
 // initializers, inputs and outputs, each with the byte range of its message so
 // it can be written back unchanged. Field numbers are onnx.proto's.
 
@@ -18,8 +19,20 @@ const NODE_OP_TYPE = 4
 const NODE_ATTRIBUTE = 5
 const NODE_DOMAIN = 7
 const ATTRIBUTE_NAME = 1
+const ATTRIBUTE_INT = 3
+const ATTRIBUTE_STRING = 4
+const ATTRIBUTE_TENSOR = 5
 const ATTRIBUTE_INTS = 8
+const TENSOR_DIMS = 1
+const TENSOR_DATA_TYPE = 2
+const TENSOR_INT32_DATA = 5
+const TENSOR_INT64_DATA = 7
 const TENSOR_NAME = 8
+const TENSOR_RAW_DATA = 9
+const TYPE_INT32 = 6
+const TYPE_INT64 = 7
+/** Integer constants longer than this are not decoded (axes and sizes are short). */
+const MAX_INT_VALUES = 64
 const VALUE_INFO_NAME = 1
 
 export interface Span {
@@ -32,12 +45,21 @@ export interface GraphNode extends Span {
   outputs: string[]
   opType: string
   domain: string
-  /** Integer-list attributes (strides, dilations, kernel_shape, …). */
+  /** Integer and integer-list attributes (strides, dilations, axis, …), as lists. */
   ints: Record<string, number[]>
+  /** String attributes (auto_pad, …). */
+  strings: Record<string, string>
+  /** A Constant node's value, when it is a short integer tensor. */
+  intValue?: number[]
 }
 
 export interface NamedSpan extends Span {
   name: string
+}
+
+export interface Initializer extends NamedSpan {
+  /** Its values, when it is a short integer tensor. */
+  intValue?: number[]
 }
 
 export interface ModelGraph {
@@ -47,7 +69,7 @@ export interface ModelGraph {
   /** The graph's fields that are neither nodes, initializers, inputs, outputs nor value infos. */
   otherGraphFields: Span[]
   nodes: GraphNode[]
-  initializers: NamedSpan[]
+  initializers: Initializer[]
   inputs: NamedSpan[]
   outputs: NamedSpan[]
   valueInfos: NamedSpan[]
@@ -64,18 +86,64 @@ function nameOf (bytes: Uint8Array, message: Field, nameField: number): string {
   return ''
 }
 
-function readInts (bytes: Uint8Array, attribute: Field): { name: string, values: number[] } {
+/** A varint field's value as a signed 64-bit integer (ONNX writes -1 as ten bytes). */
+function signedVarint (bytes: Uint8Array, field: Field): number {
+  let value = 0n
+  for (let i = field.valueEnd - 1; i >= field.valueStart; i--) value = (value << 7n) | BigInt(bytes[i] & 0x7f)
+  return Number(BigInt.asIntN(64, value))
+}
+
+/** The integers of a repeated int field, packed or not, appended to `values`. */
+function readIntField (bytes: Uint8Array, field: Field, values: number[]): void {
+  if (field.wireType === WIRE_VARINT) values.push(signedVarint(bytes, field))
+  else if (field.wireType === WIRE_BYTES) {
+    // Packed: a run of varints.
+    const run = packedAsFields(bytes, field)
+    for (const v of fields(run)) values.push(signedVarint(run, v))
+  }
+}
+
+/** A TensorProto's values when it holds at most MAX_INT_VALUES integers. */
+function readIntTensor (bytes: Uint8Array, start: number, end: number): number[] | undefined {
+  let type = 0
+  let count = 1
+  const values: number[] = []
+  let raw: Field | undefined
+  for (const field of fields(bytes, start, end)) {
+    if (field.number === TENSOR_DIMS) {
+      const dims: number[] = []
+      readIntField(bytes, field, dims)
+      for (const d of dims) count *= d
+    } else if (field.number === TENSOR_DATA_TYPE && field.wireType === WIRE_VARINT) type = field.varint
+    else if (field.number === TENSOR_INT64_DATA || field.number === TENSOR_INT32_DATA) readIntField(bytes, field, values)
+    else if (field.number === TENSOR_RAW_DATA && field.wireType === WIRE_BYTES) raw = field
+  }
+  if ((type !== TYPE_INT64 && type !== TYPE_INT32) || count > MAX_INT_VALUES) return undefined
+  if (raw !== undefined) {
+    const width = type === TYPE_INT64 ? 8 : 4
+    if (raw.valueEnd - raw.valueStart !== count * width) return undefined
+    const view = new DataView(bytes.buffer, bytes.byteOffset + raw.valueStart, count * width)
+    for (let i = 0; i < count; i++) values.push(width === 8 ? Number(view.getBigInt64(i * 8, true)) : view.getInt32(i * 4, true))
+  }
+  return values.length === count ? values : undefined
+}
+
+function readAttribute (bytes: Uint8Array, attribute: Field, node: GraphNode): void {
   let name = ''
   const values: number[] = []
+  let text: string | undefined
+  let tensor: Field | undefined
   for (const field of fields(bytes, attribute.valueStart, attribute.valueEnd)) {
     if (field.number === ATTRIBUTE_NAME && field.wireType === WIRE_BYTES) name = fieldString(bytes, field)
-    else if (field.number === ATTRIBUTE_INTS && field.wireType === WIRE_VARINT) values.push(field.varint)
-    else if (field.number === ATTRIBUTE_INTS && field.wireType === WIRE_BYTES) {
-      // Packed: a run of varints.
-      for (const v of fields(packedAsFields(bytes, field))) values.push(v.varint)
-    }
+    else if (field.number === ATTRIBUTE_INTS || field.number === ATTRIBUTE_INT) readIntField(bytes, field, values)
+    else if (field.number === ATTRIBUTE_STRING && field.wireType === WIRE_BYTES) text = fieldString(bytes, field)
+    else if (field.number === ATTRIBUTE_TENSOR && field.wireType === WIRE_BYTES) tensor = field
   }
-  return { name, values }
+  if (values.length > 0) node.ints[name] = values
+  if (text !== undefined) node.strings[name] = text
+  if (tensor !== undefined && name === 'value' && node.opType === 'Constant') {
+    node.intValue = readIntTensor(bytes, tensor.valueStart, tensor.valueEnd)
+  }
 }
 
 /** Re-tags a packed varint run as a sequence of field-1 varints so fields() can walk it. */
@@ -89,7 +157,8 @@ function packedAsFields (bytes: Uint8Array, field: Field): Uint8Array {
 }
 
 function readNode (bytes: Uint8Array, message: Field): GraphNode {
-  const node: GraphNode = { ...span(message), inputs: [], outputs: [], opType: '', domain: '', ints: {} }
+  const node: GraphNode = { ...span(message), inputs: [], outputs: [], opType: '', domain: '', ints: {}, strings: {} }
+  const attributes: Field[] = []
   for (const field of fields(bytes, message.valueStart, message.valueEnd)) {
     if (field.wireType !== WIRE_BYTES) continue
     switch (field.number) {
@@ -97,13 +166,11 @@ function readNode (bytes: Uint8Array, message: Field): GraphNode {
       case NODE_OUTPUT: node.outputs.push(fieldString(bytes, field)); break
       case NODE_OP_TYPE: node.opType = fieldString(bytes, field); break
       case NODE_DOMAIN: node.domain = fieldString(bytes, field); break
-      case NODE_ATTRIBUTE: {
-        const { name, values } = readInts(bytes, field)
-        if (values.length > 0) node.ints[name] = values
-        break
-      }
+      case NODE_ATTRIBUTE: attributes.push(field); break
     }
   }
+  // After the operator is known (a Constant's value is kept).
+  for (const attribute of attributes) readAttribute(bytes, attribute, node)
   return node
 }
 
@@ -121,7 +188,9 @@ export function readModelGraph (bytes: Uint8Array): ModelGraph {
   for (const field of fields(bytes, graph.valueStart, graph.valueEnd)) {
     switch (field.number) {
       case GRAPH_NODE: model.nodes.push(readNode(bytes, field)); break
-      case GRAPH_INITIALIZER: model.initializers.push({ ...span(field), name: nameOf(bytes, field, TENSOR_NAME) }); break
+      case GRAPH_INITIALIZER: model.initializers.push({
+        ...span(field), name: nameOf(bytes, field, TENSOR_NAME), intValue: readIntTensor(bytes, field.valueStart, field.valueEnd)
+      }); break
       case GRAPH_INPUT: model.inputs.push({ ...span(field), name: nameOf(bytes, field, VALUE_INFO_NAME) }); break
       case GRAPH_OUTPUT: model.outputs.push({ ...span(field), name: nameOf(bytes, field, VALUE_INFO_NAME) }); break
       case GRAPH_VALUE_INFO: model.valueInfos.push({ ...span(field), name: nameOf(bytes, field, VALUE_INFO_NAME) }); break
