@@ -5,6 +5,7 @@
 
 #include "addon_data.h"
 #include "cancel_binding.h"
+#include "codec_mp3_binding.h"
 #include "errors.h"
 #include "runtime_binding.h"
 #include "text_binding.h"
@@ -42,6 +43,7 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("releaseMemory", Napi::Function::New<ReleaseMemoryBinding>(env, "releaseMemory"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
+  exports.Set("Mp3Encoder", Mp3EncoderWrap::Define(env));
   return exports;
 }
 
