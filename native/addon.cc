@@ -6,6 +6,7 @@
 #include "addon_data.h"
 #include "cancel_binding.h"
 #include "codec_mp3_binding.h"
+#include "codec_polyphase_binding.h"
 #include "errors.h"
 #include "runtime_binding.h"
 #include "text_binding.h"
@@ -44,6 +45,7 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
   exports.Set("Mp3Encoder", Mp3EncoderWrap::Define(env));
+  exports.Set("PolyphaseKernel", PolyphaseKernelWrap::Define(env));
   return exports;
 }
 

@@ -12,8 +12,14 @@ export interface NativeMp3Encoder {
   close: () => void
 }
 
+/** The resampler's inner loop (native/codec_polyphase_binding.h). */
+export interface NativePolyphaseKernel {
+  run: (input: Float32Array, start: number, phase: number, count: number) => Int16Array
+}
+
 interface NativeCodecs {
   Mp3Encoder: new (sampleRate: number, bitrateKbps: number, quality: number) => NativeMp3Encoder
+  PolyphaseKernel: new (coefficients: Float32Array, up: number, down: number, taps: number) => NativePolyphaseKernel
 }
 
 export function loadCodecs (): NativeCodecs {
