@@ -103,6 +103,9 @@ t.test('opus: Ogg pages with good CRCs, RFC 7845 headers, exact length after tri
   t.equal(pages[pages.length - 1].flags & FLAG_EOS, FLAG_EOS, 'last page ends it')
   t.same(pages.map(p => p.sequence), pages.map((_, i) => i), 'pages numbered in order')
   t.ok(new Set(pages.map(p => p.serial)).size === 1, 'one logical stream')
+  // TOC configuration 27: CELT alone, super-wideband (24 kHz input), 20 ms (RFC 6716 §3.1).
+  const configs = new Set(pages.slice(2).flatMap(p => p.packets.map(packet => packet[0] >> 3)))
+  t.same([...configs], [27], 'every packet is a 20 ms CELT frame (OPUS_APPLICATION)')
   const expected = Math.round(input.length * OPUS_RATE / RATE) * 48000 / OPUS_RATE
   t.equal(pcm.length, expected, 'final granule position gives the exact length')
   t.ok(Math.abs(toneFrequency(pcm.subarray(4800, pcm.length - 4800), 48000) - HZ) < 3, 'pitch kept')
