@@ -3,6 +3,7 @@
 #include <lame.h>
 
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 
 #include "errors.h"
@@ -10,8 +11,8 @@
 namespace chorus {
 namespace {
 
-// lame_init_params() (re)fills static tables (quantiser powers, log table).
-std::mutex g_lame_setup_mutex;
+// Guards LAME's static tables: written by set-up, read by encoding (codec_mp3.h).
+std::shared_mutex g_lame_tables;
 
 // LAME's own bound on the output of one call: 1.25 × samples + 7200 bytes.
 size_t MaxOutput(size_t samples) { return samples + samples / 4 + 7200; }
@@ -22,7 +23,9 @@ void Check(int status, const char* what) {
 
 }  // namespace
 
-Mp3Encoder::Mp3Encoder(const Mp3Settings& settings) : lame_(lame_init()) {
+Mp3Encoder::Mp3Encoder(const Mp3Settings& settings) {
+  std::unique_lock<std::shared_mutex> setup(g_lame_tables);
+  lame_ = lame_init();
   if (lame_ == nullptr) throw NativeError(kErrOutOfMemory, "LAME: cannot allocate an encoder");
   try {
     Check(lame_set_num_channels(lame_, 1), "setting the channel count");
@@ -34,7 +37,6 @@ Mp3Encoder::Mp3Encoder(const Mp3Settings& settings) : lame_(lame_init()) {
     Check(lame_set_quality(lame_, settings.quality), "setting the quality");
     Check(lame_set_bWriteVbrTag(lame_, 0), "turning off the Xing tag");
     lame_set_write_id3tag_automatic(lame_, 0);
-    std::lock_guard<std::mutex> lock(g_lame_setup_mutex);
     Check(lame_init_params(lame_), "checking the settings");
   } catch (...) {
     lame_close(lame_);
@@ -51,6 +53,7 @@ void Mp3Encoder::Close() {
 
 std::vector<uint8_t> Mp3Encoder::Encode(const int16_t* samples, size_t count) {
   if (lame_ == nullptr) throw NativeError(kErrEncoder, "MP3 encoder used after it ended");
+  std::shared_lock<std::shared_mutex> reading(g_lame_tables);
   std::vector<uint8_t> out;
   // One call per block keeps LAME's int sample count and the buffer bounded.
   constexpr size_t kBlock = 1 << 16;
@@ -71,7 +74,11 @@ std::vector<uint8_t> Mp3Encoder::Encode(const int16_t* samples, size_t count) {
 std::vector<uint8_t> Mp3Encoder::Finish() {
   if (lame_ == nullptr) throw NativeError(kErrEncoder, "MP3 encoder used after it ended");
   std::vector<uint8_t> out(MaxOutput(0));
-  const int written = lame_encode_flush(lame_, out.data(), static_cast<int>(out.size()));
+  int written = 0;
+  {
+    std::shared_lock<std::shared_mutex> reading(g_lame_tables);
+    written = lame_encode_flush(lame_, out.data(), static_cast<int>(out.size()));
+  }
   Close();
   Check(written, "flushing");
   out.resize(static_cast<size_t>(written));

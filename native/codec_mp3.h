@@ -3,10 +3,13 @@
 // PCM in, whole MPEG frames out, constant bit rate, no Xing/LAME tag (a
 // stream cannot seek back to fill one in) and no ID3 tag.
 //
-// Threads: an Mp3Encoder belongs to one thread at a time (LAME keeps all of a
-// stream's state in its own lame_global_flags). Setting one up fills tables
-// that LAME keeps in static storage, so construction is serialised by a
-// process-wide mutex; encoding only reads them and runs unlocked.
+// Threads: an Mp3Encoder belongs to one thread at a time (LAME keeps a
+// stream's state in its own lame_global_flags). But setting a stream up
+// (lame_init, lame_init_params) rewrites tables LAME keeps in static storage
+// (quantiser powers, a log table) that every stream's encoding reads. So a
+// process-wide reader-writer lock guards them: set-up takes it exclusively
+// (rare, well under a millisecond), Encode and Finish share it, and streams
+// on different threads still encode in parallel.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +41,7 @@ class Mp3Encoder {
   void Close();
 
  private:
-  lame_global_struct* lame_;
+  lame_global_struct* lame_ = nullptr;
 };
 
 }  // namespace chorus
