@@ -24,15 +24,15 @@ export const OPUS_BITRATE = 32_000
 /** libopus's application: AUDIO, not VOIP. At 32 kb/s VOIP makes libopus
  * code speech in hybrid mode (SILK below 8 kHz, CELT above), AUDIO in CELT
  * alone, the mode libopus itself picks at this rate when it is not told the
- * signal is speech. Measured on 60 s of speech at 24 kHz (README, Audio
- * formats): CELT alone cost 1.4 ms of CPU per audio second against 4.0 for
- * hybrid, and decoded back was as close to the input (log-spectral distance
- * 5.65 against 5.84 dB up to 8 kHz, 5.28 against 5.27 dB up to 11 kHz). */
+ * signal is speech. Measured by `npm run bench:encoders -- --settings` on
+ * 60 s of speech (README, Audio formats): CELT alone costs 1.4 ms of CPU per
+ * audio second against 4.2 for hybrid, and decoded back it is within
+ * 0.1–0.25 dB of hybrid's log-spectral distance to the input. */
 const OPUS_APPLICATION = OpusScript.Application.AUDIO
-/** libopus complexity 0..10, chosen by the same measurement: in CELT mode 3
- * costs what 2 does and little more than 1 (1.39 against 1.33 ms per audio
- * second), and is closer to the input (5.65 against 5.73 dB); 5 doubles the
- * cost. */
+/** libopus complexity 0..10. In CELT mode the log-spectral distance does not
+ * separate 0 to 3 (within 0.25 dB, not in order), so this follows libopus's
+ * design (more complexity, better perceptual decisions) within the budget:
+ * 3 costs 1.4 ms per audio second, 1 costs 1.3, 5 costs 2.9. */
 export const OPUS_COMPLEXITY = 3
 const OPUS_SET_COMPLEXITY = 4010
 
