@@ -5,6 +5,10 @@
 // encoded per second of this process's CPU time, so that other work on a
 // shared machine does not count) and the output's bit rate.
 //
+// Then the same through the service's encoder pool (one worker thread, the
+// messages to and from it included), several streams at once: the whole
+// encoding path's CPU per audio second, worker start excluded.
+//
 // --settings also measures the codec settings the formats' choices rest on
 // (README, Audio formats): Opus's application and complexity and LAME's
 // algorithm quality, each by CPU and by log-spectral distance to the input
@@ -14,12 +18,14 @@ import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { parseArgs } from 'node:util'
 import type OpusScriptType from 'opusscript'
+import { pino } from 'pino'
 import { concatSamples } from '../src/engine/audio.js'
 import { loadCodecs } from '../src/audio/native-codecs.js'
 import { PRE_SKIP } from '../src/audio/opus.js'
 import { bestLag, logSpectralDistance } from './lib/spectral-distance.js'
 import type { EncoderFactory } from '../src/audio/encoder.js'
-import { AUDIO_FORMATS, FORMAT_INFO } from '../src/audio/formats.js'
+import { EncoderPool } from '../src/audio/encoder-pool.js'
+import { AUDIO_FORMATS, FORMAT_INFO, type AudioFormat } from '../src/audio/formats.js'
 import { createResampler, LibsamplerateResampler, type Resampler } from '../src/audio/resampler.js'
 import { designPolyphase, PolyphaseResampler } from '../src/audio/polyphase-resampler.js'
 import { initRuntime } from '../src/engine/index.js'
@@ -76,6 +82,25 @@ const asEncoder = (resampler: Resampler) => ({ push: (pcm: Int16Array) => new Ui
 const ours = await measure(async from => asEncoder(await createResampler(from, 24_000)))
 const libsamplerate = await measure(async from => asEncoder(await LibsamplerateResampler.create(from, 24_000)))
 console.log(`\nresampling alone (${rate} → 24000 Hz): polyphase FIR ${ours.speed.toFixed(0)} × real time, libsamplerate SINC_FASTEST ${libsamplerate.speed.toFixed(0)} ×`)
+
+/** CPU per audio second of `streams` streams of the speech through a pool, four at a time. */
+async function throughPool (format: AudioFormat, streams: number): Promise<number> {
+  const pool = new EncoderPool(1, pino({ level: 'silent' }))
+  const stream = async (): Promise<void> => {
+    const session = await pool.open(format, rate)
+    for (const pcm of sentences) await session.push(pcm)
+    await session.finish()
+  }
+  await stream() // starts the worker and loads the codec
+  const started = process.cpuUsage()
+  for (let i = 0; i < streams; i += 4) await Promise.all(Array.from({ length: Math.min(4, streams - i) }, stream))
+  const used = process.cpuUsage(started)
+  await pool.close()
+  return (used.user + used.system) / 1000 / (streams * audioSeconds)
+}
+
+console.log('\nthrough the encoder pool (one worker thread, messages included), ms of CPU per audio second:')
+for (const format of AUDIO_FORMATS) console.log(`${format.padEnd(6)}  ${(await throughPool(format, 8)).toFixed(2).padStart(5)}`)
 
 /** Median CPU milliseconds per audio second of `run` over the repeats, and its last result. */
 function cpuPerSecond<T> (run: () => T, seconds: number): { ms: number, result: T } {
