@@ -9,8 +9,8 @@
 // several times that speed with no set-up beyond a small table. The design
 // and the stream's bookkeeping are here; the multiply-adds (58 per output
 // sample) run in the native addon (native/codec_polyphase.h), in single
-// precision with vector instructions: 575 × real time in JavaScript, over
-// 3000 × there (README, Audio formats).
+// precision with vector instructions: 575 × real time in JavaScript, about
+// 4300 × there (README, Audio formats).
 //
 // The filter: passband to PASSBAND × the lower Nyquist frequency of the two
 // rates (flat within ±0.01 dB), stopband from that Nyquist frequency on
