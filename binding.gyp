@@ -17,12 +17,25 @@
       ]
     },
     {
+      "target_name": "lame_static",
+      "type": "none",
+      "actions": [
+        {
+          "action_name": "build_lame",
+          "inputs": ["scripts/build-lame.sh"],
+          "outputs": ["<(module_root_dir)/build/lame/libmp3lame/.libs/libmp3lame.a"],
+          "action": ["bash", "<(module_root_dir)/scripts/build-lame.sh", "<(module_root_dir)/build/lame"]
+        }
+      ]
+    },
+    {
       "target_name": "chorus_native",
-      "dependencies": ["espeak_ng_static"],
+      "dependencies": ["espeak_ng_static", "lame_static"],
       "sources": ["<!@(ls -1 native/*.cc)"],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",
-        "native/third_party/espeak-ng/src/include"
+        "native/third_party/espeak-ng/src/include",
+        "native/third_party/lame/include"
       ],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
@@ -34,6 +47,7 @@
       "libraries": [
         "<(module_root_dir)/build/espeak-ng/src/libespeak-ng/libespeak-ng.a",
         "<(module_root_dir)/build/espeak-ng/src/ucd-tools/libucd.a",
+        "<(module_root_dir)/build/lame/libmp3lame/.libs/libmp3lame.a",
         "-ldl", "-lpthread", "-lm",
         "-Wl,--exclude-libs,ALL"
       ]

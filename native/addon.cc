@@ -5,6 +5,8 @@
 
 #include "addon_data.h"
 #include "cancel_binding.h"
+#include "codec_mp3_binding.h"
+#include "codec_polyphase_binding.h"
 #include "errors.h"
 #include "load_claim_binding.h"
 #include "malloc_tuning.h"
@@ -53,6 +55,8 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("releaseMemory", Napi::Function::New<ReleaseMemoryBinding>(env, "releaseMemory"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
+  exports.Set("Mp3Encoder", Mp3EncoderWrap::Define(env));
+  exports.Set("PolyphaseKernel", PolyphaseKernelWrap::Define(env));
   return exports;
 }
 

@@ -1,18 +1,37 @@
-// npm run bench:encoders [-- --seconds 60]
+// npm run bench:encoders [-- --seconds 60] [--settings]
 // Cost of each response format's encoder on one thread, as the service runs
 // it: real speech (espeak-ng's built-in voice, 22.05 kHz mono) pushed one
 // sentence at a time, then finished. Prints × real time (audio seconds
 // encoded per second of this process's CPU time, so that other work on a
 // shared machine does not count) and the output's bit rate.
+//
+// Then the same through the service's encoder pool (one worker thread, the
+// messages to and from it included), several streams at once: the whole
+// encoding path's CPU per audio second, worker start excluded.
+//
+// --settings also measures the codec settings the formats' choices rest on
+// (README, Audio formats): Opus's application and complexity and LAME's
+// algorithm quality, each by CPU and by log-spectral distance to the input
+// after decoding (Opus by libopus's own decoder; MP3 by mpg123, when installed).
 
+import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { parseArgs } from 'node:util'
+import type OpusScriptType from 'opusscript'
+import { pino } from 'pino'
+import { concatSamples } from '../src/engine/audio.js'
+import { loadCodecs } from '../src/audio/native-codecs.js'
+import { PRE_SKIP } from '../src/audio/opus.js'
+import { bestLag, logSpectralDistance } from './lib/spectral-distance.js'
 import type { EncoderFactory } from '../src/audio/encoder.js'
-import { AUDIO_FORMATS, FORMAT_INFO } from '../src/audio/formats.js'
+import { EncoderPool } from '../src/audio/encoder-pool.js'
+import { AUDIO_FORMATS, FORMAT_INFO, type AudioFormat } from '../src/audio/formats.js'
 import { createResampler, LibsamplerateResampler, type Resampler } from '../src/audio/resampler.js'
+import { designPolyphase, PolyphaseResampler } from '../src/audio/polyphase-resampler.js'
 import { initRuntime } from '../src/engine/index.js'
 import { median } from '../src/bench/stats.js'
 
-const { values: flags } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, repeats: { type: 'string', default: '3' } } })
+const { values: flags } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, repeats: { type: 'string', default: '3' }, settings: { type: 'boolean', default: false } } })
 const seconds = Number(flags.seconds)
 const repeats = Number(flags.repeats)
 if (!(seconds > 0) || !Number.isInteger(repeats) || repeats < 1) {
@@ -63,3 +82,104 @@ const asEncoder = (resampler: Resampler) => ({ push: (pcm: Int16Array) => new Ui
 const ours = await measure(async from => asEncoder(await createResampler(from, 24_000)))
 const libsamplerate = await measure(async from => asEncoder(await LibsamplerateResampler.create(from, 24_000)))
 console.log(`\nresampling alone (${rate} → 24000 Hz): polyphase FIR ${ours.speed.toFixed(0)} × real time, libsamplerate SINC_FASTEST ${libsamplerate.speed.toFixed(0)} ×`)
+
+/** CPU per audio second of `streams` streams of the speech through a pool, four at a time. */
+async function throughPool (format: AudioFormat, streams: number): Promise<number> {
+  const pool = new EncoderPool(1, pino({ level: 'silent' }))
+  const stream = async (): Promise<void> => {
+    const session = await pool.open(format, rate)
+    for (const pcm of sentences) await session.push(pcm)
+    await session.finish()
+  }
+  await stream() // starts the worker and loads the codec
+  const started = process.cpuUsage()
+  for (let i = 0; i < streams; i += 4) await Promise.all(Array.from({ length: Math.min(4, streams - i) }, stream))
+  const used = process.cpuUsage(started)
+  await pool.close()
+  return (used.user + used.system) / 1000 / (streams * audioSeconds)
+}
+
+console.log('\nthrough the encoder pool (one worker thread, messages included), ms of CPU per audio second:')
+for (const format of AUDIO_FORMATS) console.log(`${format.padEnd(6)}  ${(await throughPool(format, 8)).toFixed(2).padStart(5)}`)
+
+/** Median CPU milliseconds per audio second of `run` over the repeats, and its last result. */
+function cpuPerSecond<T> (run: () => T, seconds: number): { ms: number, result: T } {
+  const costs: number[] = []
+  let result: T | undefined
+  for (let r = 0; r < repeats; r++) {
+    const started = process.cpuUsage()
+    result = run()
+    const used = process.cpuUsage(started)
+    costs.push((used.user + used.system) / 1000 / seconds)
+  }
+  return { ms: median(costs), result: result as T }
+}
+
+function opusSettings (): void {
+  const OpusScript = createRequire(import.meta.url)('opusscript') as typeof OpusScriptType
+  const OPUS_SET_COMPLEXITY = 4010
+  const frame = 480 // 20 ms at 24 kHz
+  const speech = concatSamples(sentences, n => new Int16Array(n))
+  const resampler = resamplerTo24k()
+  const input = concatSamples([resampler.push(speech), resampler.finish()], n => new Int16Array(n))
+  const seconds = input.length / 24_000
+  console.log('\nOpus at 24 kHz, 32 kb/s, 20 ms frames: application, complexity → CPU, size, log-spectral distance to the input')
+  console.log('application  complexity  ms CPU per audio s  kbit/s  LSD ≤ 8 kHz  LSD ≤ 11 kHz')
+  for (const [name, application, complexities] of [['VOIP', OpusScript.Application.VOIP, [1, 3]], ['AUDIO', OpusScript.Application.AUDIO, [0, 1, 3, 5, 10]]] as const) {
+    for (const complexity of complexities) {
+      const { ms, result: packets } = cpuPerSecond(() => {
+        const encoder = new OpusScript(24_000, 1, application)
+        encoder.setBitrate(32_000)
+        encoder.encoderCTL(OPUS_SET_COMPLEXITY, complexity)
+        const out: Buffer[] = []
+        for (let offset = 0; offset + frame <= input.length; offset += frame) out.push(Buffer.from(encoder.encode(Buffer.from(input.slice(offset, offset + frame).buffer), frame)))
+        encoder.delete()
+        return out
+      }, seconds)
+      const decoder = new OpusScript(24_000, 1)
+      const decoded = concatSamples(packets.map(packet => {
+        const pcm = decoder.decode(packet)
+        return new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength))
+      }), n => new Int16Array(n)).subarray(PRE_SKIP / 2)
+      decoder.delete()
+      const lag = bestLag(input, decoded, 240)
+      const kbps = packets.reduce((n, p) => n + p.length, 0) * 8 / seconds / 1000
+      console.log(`${name.padEnd(11)}  ${String(complexity).padStart(10)}  ${ms.toFixed(2).padStart(18)}  ${kbps.toFixed(1).padStart(6)}  ${logSpectralDistance(input, decoded, 24_000, 8000, lag).toFixed(2).padStart(11)}  ${logSpectralDistance(input, decoded, 24_000, 11_000, lag).toFixed(2).padStart(12)}`)
+    }
+  }
+}
+
+function mp3Settings (): void {
+  const { Mp3Encoder } = loadCodecs()
+  const speech = concatSamples(sentences, n => new Int16Array(n))
+  const decodes = spawnSync('mpg123', ['--version']).status === 0
+  console.log(`\nMP3 at ${rate} Hz, 64 kb/s CBR: LAME quality → CPU, log-spectral distance to the input${decodes ? '' : ' (not decoded: needs mpg123)'}`)
+  console.log('quality  ms CPU per audio s  LSD ≤ 8 kHz  LSD ≤ 11 kHz')
+  for (const quality of [3, 5, 7, 9]) {
+    const { ms, result: bytes } = cpuPerSecond(() => {
+      const lame = new Mp3Encoder(rate, 64, quality)
+      const parts = sentences.map(pcm => lame.encode(pcm))
+      parts.push(lame.finish())
+      return Buffer.concat(parts)
+    }, audioSeconds)
+    let distances = ''
+    if (decodes) {
+      const out = spawnSync('mpg123', ['-q', '-s', '-'], { input: bytes, maxBuffer: 256 << 20 }).stdout
+      const decoded = new Int16Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength))
+      const lag = bestLag(speech, decoded, 2400)
+      distances = `  ${logSpectralDistance(speech, decoded, rate, 8000, lag).toFixed(2).padStart(11)}  ${logSpectralDistance(speech, decoded, rate, 11_000, lag).toFixed(2).padStart(12)}`
+    }
+    console.log(`${String(quality).padStart(7)}  ${ms.toFixed(2).padStart(18)}${distances}`)
+  }
+}
+
+function resamplerTo24k (): Resampler {
+  const design = designPolyphase(rate, 24_000)
+  if (design === undefined) throw new Error(`No polyphase design for ${rate} → 24000 Hz`)
+  return new PolyphaseResampler(design)
+}
+
+if (flags.settings) {
+  opusSettings()
+  mp3Settings()
+}

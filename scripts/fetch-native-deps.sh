@@ -5,7 +5,10 @@
 #     "piper" patch, which adds espeak_TextToPhonemesWithTerminator;
 #   - espeak-ng-data compiled by Debian bookworm (1.51+dfsg-10+deb12u2): the
 #     phoneme rules Piper's voices were trained with (see README);
-#   - ONNX Runtime C/C++ headers (libonnxruntime-dev 1.21.0+dfsg-1, trixie).
+#   - ONNX Runtime C/C++ headers (libonnxruntime-dev 1.21.0+dfsg-1, trixie);
+#   - LAME 3.100 source (Debian 3.100-6, in bookworm and trixie), the MP3
+#     encoder (libmp3lame, LGPL-2.0-or-later). Debian's patches touch only the
+#     front end, documentation and packaging, so the upstream tarball is used.
 #
 # Packages come from Debian's archive through apt, run with a private state
 # folder and a sources list built from the machine's own apt sources (same
@@ -19,23 +22,30 @@ third_party="$root/native/third_party"
 downloads="$third_party/downloads"
 apt_dir="$third_party/apt"
 stamp="$third_party/.complete-v1"
+# Inputs added later get their own stamp, so a checkout prepared before them
+# gains them without its earlier inputs being unpacked again.
+lame_stamp="$third_party/.complete-lame-v1"
 
 # Pins: package=version, file name, sha256.
 espeak_src_version="1.52.0+dfsg-5"
 ort_dev_version="1.21.0+dfsg-1"
 espeak_data_version="1.51+dfsg-10+deb12u2"
+lame_src_version="3.100-6"
 declare -A sha256=(
   ["espeak-ng_1.52.0+dfsg.orig.tar.gz"]="d2a886bae3547a15c52801cb37e415230834a7ee7f9a57352b98d60454d97cea"
   ["espeak-ng_1.52.0+dfsg-5.debian.tar.xz"]="d253d81d2815194e2c13c1af77b6761c43db48848ca423430b4a8c416359b813"
   ["espeak-ng_1.52.0+dfsg-5.dsc"]="8d79bd4d12db56461ff02f7e7a4ba78b6c37b3c4cdbceefcf75cd76029883680"
   ["libonnxruntime-dev_1.21.0+dfsg-1_amd64.deb"]="14f7d959d5deacbcf1504830d4189f91fc67382b399ed9ae9d3aa9c4050ced08"
   ["espeak-ng-data_1.51+dfsg-10+deb12u2_amd64.deb"]="573f5661c6a5adcf949018baad158c4c773bf5579390ee5235a890f1cd694106"
+  ["lame_3.100.orig.tar.gz"]="ddfe36cab873794038ae2c1210557ad34857a4b6bdc515785d1da9e175b1da1e"
+  ["lame_3.100-6.debian.tar.xz"]="35c6af528d139737c8beede450ad99fe0c1f1764455d23321038b5c4a2b4574c"
+  ["lame_3.100-6.dsc"]="6a402771625fa80785a2b904697ba9c7e74a1ee4fa536354e9e88f08e2a4073b"
 )
 
 log() { printf 'fetch-native-deps: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-if [ -f "$stamp" ]; then
+if [ -f "$stamp" ] && [ -f "$lame_stamp" ]; then
   log "third-party inputs already prepared in $third_party"
   exit 0
 fi
@@ -93,6 +103,7 @@ EOF
     apt-get "${apt_opts[@]}" download \
       "libonnxruntime-dev=$ort_dev_version" "espeak-ng-data=$espeak_data_version"
     apt-get "${apt_opts[@]}" source --download-only "espeak-ng=$espeak_src_version"
+    apt-get "${apt_opts[@]}" source --download-only "lame=$lame_src_version"
   )
 }
 
@@ -103,6 +114,19 @@ if ! all_verified; then
   done
 fi
 log "all downloads match their sha256 pins"
+
+unpack_lame() {
+  rm -rf "$third_party/lame"
+  mkdir -p "$third_party/lame"
+  tar -xzf "$downloads/lame_3.100.orig.tar.gz" -C "$third_party/lame" --strip-components=1
+  touch "$lame_stamp"
+  log "prepared the LAME source in $third_party/lame"
+}
+
+if [ -f "$stamp" ]; then
+  unpack_lame
+  exit 0
+fi
 
 # espeak-ng source + Debian's piper patch.
 rm -rf "$third_party/espeak-ng" "$third_party/debian-espeak-ng"
@@ -126,3 +150,4 @@ rm -rf "$third_party/deb"
 
 touch "$stamp"
 log "prepared espeak-ng source, espeak-ng-data and ONNX Runtime headers in $third_party"
+unpack_lame

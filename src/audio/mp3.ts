@@ -1,76 +1,54 @@
-// MP3 through LAME compiled to WebAssembly (wasm-media-encoders). LAME takes
-// the MPEG sample rates, which include the Piper voices' 16 and 22.05 kHz, so
-// the voice's own rate is kept. Constant 64 kb/s: transparent for a mono
-// voice at these rates, and measured faster than VBR (scripts/bench-encoders.ts).
+// MP3 through LAME 3.100, built natively into the addon (native/codec_mp3.h).
+// LAME takes the MPEG sample rates, which include the Piper voices' 16 and
+// 22.05 kHz, so the voice's own rate is kept. Constant 64 kb/s: transparent
+// for a mono voice at these rates, and measured faster than VBR.
+//
+// Why native rather than WebAssembly: LAME's own work was most of what MP3
+// cost a busy service. The WebAssembly build (wasm-media-encoders) runs
+// LAME's default algorithm quality (3) compiled for size and exposes no
+// setter; built natively at quality 7 it runs over 3 times as fast on the
+// same speech (1.2 against 4.1 ms of CPU per audio second), and decoded back
+// it is no further from the input by log-spectral distance (README, Audio
+// formats; npm run bench:encoders -- --settings).
 
-import { createMp3Encoder as createLame, type WasmMediaEncoder } from 'wasm-media-encoders'
-import type { StreamEncoder } from './encoder.js'
+import { concatBytes, EMPTY, type StreamEncoder } from './encoder.js'
 import { EncodingError } from './errors.js'
+import { loadCodecs, nativeCall } from './native-codecs.js'
 import { createResampler } from './resampler.js'
 
 const MPEG_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const
 type MpegRate = typeof MPEG_RATES[number]
 export const MP3_BITRATE = 64
+/** LAME's algorithm quality, 0 (slowest) … 9 (fastest): 7 is LAME's "fast"
+ * setting (no noise shaping search), chosen by measurement (README). */
+export const MP3_QUALITY = 7
 
 function isMpegRate (rate: number): rate is MpegRate {
   return (MPEG_RATES as readonly number[]).includes(rate)
 }
 
-type Lame = WasmMediaEncoder<'audio/mpeg'>
-
-/** LAME instances of streams that ended, for the next streams of this
- * worker: wasm-media-encoders compiles its module for every instance (~10 ms
- * of CPU, measured), while configure() on a used one only starts a fresh
- * LAME state in its memory. Bounded: a burst's extra instances are dropped. */
-const idle: Lame[] = []
-const MAX_IDLE = 8
-
-function release (lame: Lame): void {
-  if (idle.length < MAX_IDLE) idle.push(lame)
-}
-
 export async function createMp3Encoder (sampleRate: number): Promise<StreamEncoder> {
   // Any other rate (no Piper voice has one) is converted to 24 kHz first.
   const resampler = isMpegRate(sampleRate) ? undefined : await createResampler(sampleRate, 24_000)
-  const lame = idle.pop() ?? await createLame()
-  lame.configure({ channels: 1, sampleRate: isMpegRate(sampleRate) ? sampleRate : 24_000, bitrate: MP3_BITRATE })
-  let closed = false
-  /** Set when LAME threw: its memory may be in any state, so it is not reused. */
-  let failed = false
-  const encode = (pcm: Int16Array): Uint8Array => {
-    if (pcm.length === 0) return new Uint8Array(0)
-    const samples = new Float32Array(pcm.length)
-    for (let i = 0; i < pcm.length; i++) samples[i] = pcm[i] / 32768
-    try {
-      // The result is a view into the encoder's WASM memory, reused by the
-      // next call: copy it out.
-      return lame.encode([samples]).slice()
-    } catch (error) {
-      failed = true
-      throw error
-    }
-  }
+  const { Mp3Encoder } = loadCodecs()
+  const lame = nativeCall(() => new Mp3Encoder(isMpegRate(sampleRate) ? sampleRate : 24_000, MP3_BITRATE, MP3_QUALITY))
+  let ended = false
+  const encode = (pcm: Int16Array): Uint8Array => pcm.length === 0 ? EMPTY : nativeCall(() => lame.encode(pcm))
   return {
     push: pcm => {
-      // After finish or close the instance may already serve another stream.
-      if (closed) throw new EncodingError('MP3 encoder used after it ended')
+      if (ended) throw new EncodingError('MP3 encoder used after it ended')
       return encode(resampler === undefined ? pcm : resampler.push(pcm))
     },
     finish: () => {
-      if (closed) throw new EncodingError('MP3 encoder used after finish')
-      const tail = resampler === undefined ? new Uint8Array(0) : encode(resampler.finish())
-      closed = true
-      const last = lame.finalize().slice()
-      if (!failed) release(lame)
-      const out = new Uint8Array(tail.length + last.length)
-      out.set(tail)
-      out.set(last, tail.length)
-      return out
+      if (ended) throw new EncodingError('MP3 encoder used after it ended')
+      const tail = resampler === undefined ? EMPTY : encode(resampler.finish())
+      ended = true
+      const last = nativeCall(() => lame.finish())
+      return tail.length === 0 ? last : concatBytes([tail, last])
     },
     close: () => {
-      // An abandoned stream's LAME is fine: configure() starts it afresh.
-      if (!closed && !failed) release(lame)
-      closed = true
+      if (!ended) lame.close()
+      ended = true
       resampler?.close()
     }
   }

@@ -1,7 +1,7 @@
 // Ogg Opus (RFC 7845): libopus compiled to WebAssembly (opusscript) makes the
 // packets, ogg.ts frames them. The voice is converted to 24 kHz (Opus takes
 // 8/12/16/24/48 kHz only; 24 kHz keeps all of a Piper voice's band) and
-// encoded in 20 ms frames with the speech (VOIP) tuning.
+// encoded in 20 ms frames with the general-audio tuning (see OPUS_APPLICATION).
 
 import { randomInt } from 'node:crypto'
 import { createRequire } from 'node:module'
@@ -21,13 +21,19 @@ const GRANULE_PER_SAMPLE = 48_000 / OPUS_RATE
  * encoder delay (2.5 ms look-ahead + 4 ms delay compensation = 6.5 ms). */
 export const PRE_SKIP = 312
 export const OPUS_BITRATE = 32_000
-/** libopus complexity 0..10, chosen by measurement on 60 s of speech at
- * 32 kb/s, warm encoders (bench-results notes in the README): 10 ran at 80 ×,
- * 3 at 182 ×, 1 at 265 ×, 0 at 295 × real time per CPU second, all at the
- * same size; decoded back, the log-spectral distance to the input was 5.13,
- * 5.99, 6.02 and 6.14 dB. 1 costs next to nothing in fidelity against 3 and
- * saves a third of the CPU, which here is taken from synthesis. */
-export const OPUS_COMPLEXITY = 1
+/** libopus's application: AUDIO, not VOIP. At 32 kb/s VOIP makes libopus
+ * code speech in hybrid mode (SILK below 8 kHz, CELT above), AUDIO in CELT
+ * alone, the mode libopus itself picks at this rate when it is not told the
+ * signal is speech. Measured by `npm run bench:encoders -- --settings` on
+ * 60 s of speech (README, Audio formats): CELT alone costs 1.4 ms of CPU per
+ * audio second against 4.2 for hybrid, and decoded back it is within
+ * 0.1–0.25 dB of hybrid's log-spectral distance to the input. */
+const OPUS_APPLICATION = OpusScript.Application.AUDIO
+/** libopus complexity 0..10. In CELT mode the log-spectral distance does not
+ * separate 0 to 3 (within 0.25 dB, not in order), so this follows libopus's
+ * design (more complexity, better perceptual decisions) within the budget:
+ * 3 costs 1.4 ms per audio second, 1 costs 1.3, 5 costs 2.9. */
+export const OPUS_COMPLEXITY = 3
 const OPUS_SET_COMPLEXITY = 4010
 
 function opusHead (inputRate: number): Uint8Array {
@@ -56,7 +62,7 @@ function opusTags (): Uint8Array {
 
 export async function createOpusEncoder (sampleRate: number): Promise<StreamEncoder> {
   const resampler = sampleRate === OPUS_RATE ? undefined : await createResampler(sampleRate, OPUS_RATE)
-  const opus = new OpusScript(OPUS_RATE, 1, OpusScript.Application.VOIP)
+  const opus = new OpusScript(OPUS_RATE, 1, OPUS_APPLICATION)
   opus.setBitrate(OPUS_BITRATE)
   opus.encoderCTL(OPUS_SET_COMPLEXITY, OPUS_COMPLEXITY)
   const ogg = new OggWriter(randomInt(0, 2 ** 32))

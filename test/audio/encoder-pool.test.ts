@@ -3,16 +3,18 @@
 
 import t from 'tap'
 import { pino } from 'pino'
-import { concatBytes } from '../../src/audio/encoder.js'
+import { concatBytes, type EncoderFactory } from '../../src/audio/encoder.js'
 import { EncoderPool } from '../../src/audio/encoder-pool.js'
 import { createFlacEncoder } from '../../src/audio/flac.js'
+import { createMp3Encoder } from '../../src/audio/mp3.js'
+import { createPcmEncoder } from '../../src/audio/pcm.js'
 import { tone } from '../helpers/audio-decode.js'
 
 const RATE = 22050
 const pool = new EncoderPool(2, pino({ level: 'silent' }))
 t.teardown(() => pool.close())
 
-async function viaPool (format: 'flac' | 'wav', pcm: Int16Array, parts = 3): Promise<Uint8Array> {
+async function viaPool (format: 'flac' | 'wav' | 'mp3' | 'pcm', pcm: Int16Array, parts = 3): Promise<Uint8Array> {
   const session = await pool.open(format, RATE)
   const step = Math.ceil(pcm.length / parts)
   const out: Uint8Array[] = []
@@ -33,6 +35,27 @@ t.test('concurrent sessions do not mix', async t => {
   const tones = [200, 300, 400, 500, 600, 700].map(hz => tone(hz, 0.5, RATE))
   const results = await Promise.all(tones.map(async pcm => await viaPool('wav', pcm, 5)))
   results.forEach((wav, i) => t.same(new Int16Array(wav.slice(44).buffer), tones[i], `session ${i}`))
+})
+
+t.test('native codecs on both workers at once (LAME, the resampler): every stream as if alone', async t => {
+  const tones = [200, 300, 400, 500, 600, 700].map(hz => tone(hz, 0.6, RATE))
+  const alone = async (create: EncoderFactory, pcm: Int16Array): Promise<Uint8Array> => {
+    const local = await create(RATE)
+    const step = Math.ceil(pcm.length / 4)
+    const out: Uint8Array[] = []
+    for (let i = 0; i < pcm.length; i += step) out.push(local.push(pcm.subarray(i, i + step)))
+    out.push(local.finish())
+    return concatBytes(out)
+  }
+  // Streams start (LAME's set-up rewrites its shared tables) while others encode.
+  const [mp3, pcm] = await Promise.all([
+    Promise.all(tones.map(async pcm => await viaPool('mp3', pcm, 4))),
+    Promise.all(tones.map(async pcm => await viaPool('pcm', pcm, 4)))
+  ])
+  for (const [i, pcmIn] of tones.entries()) {
+    t.same(mp3[i], await alone(createMp3Encoder, pcmIn), `MP3 session ${i}`)
+    t.same(pcm[i], await alone(createPcmEncoder, pcmIn), `pcm session ${i}`)
+  }
 })
 
 t.test('the caller\'s PCM is left intact (the phrase cache keeps it)', async t => {

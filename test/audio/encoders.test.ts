@@ -4,7 +4,8 @@
 
 import t from 'tap'
 import { createFlacEncoder } from '../../src/audio/flac.js'
-import { createMp3Encoder, MP3_BITRATE } from '../../src/audio/mp3.js'
+import { createMp3Encoder, MP3_BITRATE, MP3_QUALITY } from '../../src/audio/mp3.js'
+import { loadCodecs } from '../../src/audio/native-codecs.js'
 import { createOpusEncoder, OPUS_RATE, PRE_SKIP } from '../../src/audio/opus.js'
 import { createPcmEncoder, PCM_RATE } from '../../src/audio/pcm.js'
 import { createWavEncoder } from '../../src/audio/wav.js'
@@ -68,15 +69,26 @@ t.test('mp3: whole Layer III frames at the voice\'s rate, long enough, same pitc
   t.ok(Math.abs(toneFrequency(pcm.subarray(2000, 20000), RATE) - HZ) < 3, 'pitch kept')
 })
 
-t.test('mp3: a reused LAME instance starts afresh: the same input gives the same bytes', async t => {
+t.test('mp3: streams are independent: the same input gives the same bytes with another stream open meanwhile', async t => {
   const first = run(await createMp3Encoder(RATE)).bytes
-  // A stream abandoned half-way hands its instance back too.
-  const abandoned = await createMp3Encoder(16000)
-  abandoned.push(tone(HZ, 0.5, 16000))
-  abandoned.close()
-  t.throws(() => abandoned.push(input.subarray(0, 100)), /used after it ended/, 'an ended stream takes no more PCM')
+  const other = await createMp3Encoder(16000)
+  other.push(tone(HZ, 0.5, 16000))
   const again = run(await createMp3Encoder(RATE)).bytes
   t.same(again, first)
+  other.close()
+  t.throws(() => other.push(input.subarray(0, 100)), /used after it ended/, 'an ended stream takes no more PCM')
+  t.throws(() => other.finish(), /used after it ended/)
+})
+
+t.test('mp3: the native encoder refuses bad arguments with typed errors, never a crash', async t => {
+  const { Mp3Encoder } = loadCodecs()
+  t.throws(() => new Mp3Encoder(12345, MP3_BITRATE, MP3_QUALITY), { code: 'ERR_ENCODER', message: /LAME/ }, 'a rate MPEG does not have')
+  const lame = new Mp3Encoder(RATE, MP3_BITRATE, MP3_QUALITY)
+  t.throws(() => lame.encode(new Float32Array(10) as unknown as Int16Array), { code: 'ERR_INVALID_ARGUMENT' })
+  t.ok(lame.finish() instanceof Uint8Array, 'an empty stream finishes')
+  t.throws(() => lame.encode(input), { code: 'ERR_ENCODER', message: /after it ended/ })
+  t.throws(() => lame.finish(), { code: 'ERR_ENCODER' })
+  t.doesNotThrow(() => lame.close(), 'closing twice is harmless')
 })
 
 t.test('opus: Ogg pages with good CRCs, RFC 7845 headers, exact length after trimming', async t => {
@@ -91,6 +103,9 @@ t.test('opus: Ogg pages with good CRCs, RFC 7845 headers, exact length after tri
   t.equal(pages[pages.length - 1].flags & FLAG_EOS, FLAG_EOS, 'last page ends it')
   t.same(pages.map(p => p.sequence), pages.map((_, i) => i), 'pages numbered in order')
   t.ok(new Set(pages.map(p => p.serial)).size === 1, 'one logical stream')
+  // TOC configuration 27: CELT alone, super-wideband (24 kHz input), 20 ms (RFC 6716 §3.1).
+  const configs = new Set(pages.slice(2).flatMap(p => p.packets.map(packet => packet[0] >> 3)))
+  t.same([...configs], [27], 'every packet is a 20 ms CELT frame (OPUS_APPLICATION)')
   const expected = Math.round(input.length * OPUS_RATE / RATE) * 48000 / OPUS_RATE
   t.equal(pcm.length, expected, 'final granule position gives the exact length')
   t.ok(Math.abs(toneFrequency(pcm.subarray(4800, pcm.length - 4800), 48000) - HZ) < 3, 'pitch kept')

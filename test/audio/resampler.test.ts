@@ -7,6 +7,7 @@
 import t from 'tap'
 import { designPolyphase, PASSBAND, PolyphaseResampler, STOPBAND_DB } from '../../src/audio/polyphase-resampler.js'
 import { createResampler, LibsamplerateResampler, type Resampler } from '../../src/audio/resampler.js'
+import { loadCodecs } from '../../src/audio/native-codecs.js'
 
 const AMPLITUDE = 16000
 
@@ -113,4 +114,32 @@ t.test('48 → 24 kHz: what lies above 12 kHz does not alias into the output (sw
   }
   const kept = middle(convert(await createResampler(48000, 24000), sine(3000, 48000, 0.5)))
   t.ok(Math.abs(dB(rms(kept) / rms(middle(sine(3000, 48000, 0.5))))) < 0.02, '3 kHz passes')
+})
+
+t.test('the native inner loop matches the filter computed in double precision, and refuses reads past its input', async t => {
+  const design = designPolyphase(22050, 24000)
+  if (design === undefined) throw new Error('no design')
+  const { up, down, taps, coefficients } = design
+  const kernel = new (loadCodecs().PolyphaseKernel)(Float32Array.from(coefficients), up, down, taps)
+  const input = Float32Array.from(sine(2345, 22050, 0.1))
+  const count = Math.floor((input.length - taps) * up / down)
+  const out = kernel.run(input, 0, 0, count)
+  let worst = 0
+  for (let n = 0, index = 0, phase = 0; n < count; n++) {
+    let sum = 0
+    for (let k = 0; k < taps; k++) sum += coefficients[phase * taps + k] * input[index + k]
+    worst = Math.max(worst, Math.abs(out[n] - Math.round(sum)))
+    phase += down
+    index += Math.floor(phase / up)
+    phase %= up
+  }
+  t.ok(worst <= 1, `within one step of 16-bit rounding (worst ${worst})`)
+  t.throws(() => kernel.run(input, 0, 0, count + 100), { code: 'ERR_INVALID_ARGUMENT', message: /input ends before/ })
+  t.throws(() => kernel.run(input, input.length, 0, 1), { code: 'ERR_INVALID_ARGUMENT' })
+  t.throws(() => kernel.run(input, 0, up, 1), { code: 'ERR_INVALID_ARGUMENT', message: /phase/ })
+  t.throws(() => kernel.run(input, -1, 0, 1), { code: 'ERR_INVALID_ARGUMENT' })
+  t.throws(() => kernel.run(new Float64Array(100) as unknown as Float32Array, 0, 0, 1), { code: 'ERR_INVALID_ARGUMENT', message: /Float32Array/ })
+  t.throws(() => kernel.run(input, 0, 0, 2 ** 40), { code: 'ERR_INVALID_ARGUMENT' })
+  t.same(kernel.run(input, 0, 0, 0), new Int16Array(0), 'nothing asked, nothing read')
+  t.throws(() => new (loadCodecs().PolyphaseKernel)(new Float32Array(10), up, down, taps), { code: 'ERR_INVALID_ARGUMENT' })
 })
