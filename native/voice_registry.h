@@ -25,10 +25,6 @@ std::shared_ptr<Voice> FindOrCreateVoice(const std::string& key, const std::func
 // otherwise). Call after a voice is dropped. Thread safety: any thread.
 void TrimMemory();
 
-}  // namespace chorus
-
-namespace chorus {
-
 // Claims on loads in progress, so that the workers of one voice, starting
 // together, read and cut the model file once: the first claims the key and
 // loads it; the others wait for the result (see src/engine/voice.ts). A claim

@@ -68,8 +68,9 @@ t.test('generated voices: chunked decoding equals the whole graph, every chunk s
   }
 })
 
-t.test('generated voice: every reference sentence, chunked, equals the whole graph', async t => {
-  const model = await testModel('en_US-vits-medium')
+/** Every reference sentence through `model` split and chunked (24-frame
+ * chunks) equals the same model run whole, sample for sample. */
+async function referenceSentencesMatchWhole (t: Test, model: string): Promise<void> {
   const split = await PiperVoice.load(model)
   const whole = await PiperVoice.load(model, { split: false })
   t.teardown(() => { split.close(); whole.close() })
@@ -79,6 +80,10 @@ t.test('generated voice: every reference sentence, chunked, equals the whole gra
     const actual = await split.sentenceSamples(ids, quiet(split), { ...DEFAULT_CHUNKING, chunkFrames: 24 })
     t.ok(actual.length === expected.length && actual.every((v, i) => v === expected[i]), sentence.text)
   }
+}
+
+t.test('generated voice: every reference sentence, chunked, equals the whole graph', async t => {
+  await referenceSentencesMatchWhole(t, await testModel('en_US-vits-medium'))
 })
 
 const skipBench = { skip: existsSync(BENCH) ? false : `no bench voices at ${BENCH}` }
@@ -128,16 +133,7 @@ t.test('bench voices: one long sentence, chunked at either cut, equals the whole
 })
 
 t.test('bench voice: every reference sentence, chunked with the flow, equals the whole graph', skipBench, async t => {
-  const model = join(BENCH, 'en_US-bench-x_low.onnx')
-  const split = await PiperVoice.load(model)
-  const whole = await PiperVoice.load(model, { split: false })
-  t.teardown(() => { split.close(); whole.close() })
-  for (const sentence of reference.sentences) {
-    const ids = BigInt64Array.from(sentence.ids, BigInt)
-    const expected = await whole.infer(ids, quiet(split))
-    const actual = await split.sentenceSamples(ids, quiet(split), { ...DEFAULT_CHUNKING, chunkFrames: 24 })
-    t.ok(actual.length === expected.length && actual.every((v, i) => v === expected[i]), sentence.text)
-  }
+  await referenceSentencesMatchWhole(t, join(BENCH, 'en_US-bench-x_low.onnx'))
 })
 
 t.test('threads share one load of a model; a different file is another load', async t => {
