@@ -70,3 +70,24 @@ t.test('ids equal Piper\'s for the 20 reference sentences', async t => {
     t.same(Array.from(ids, Number), sentence.ids, `ids: ${sentence.text}`)
   }
 })
+
+t.test('the voice in place is kept between calls, and stays right across voices and the built-in synthesis', async t => {
+  // The phonemizer skips selecting a voice that is already selected (espeak
+  // leaks on every selection): what other calls did meanwhile must not leak
+  // into the next sentence.
+  const reference = readJson('reference/en_us-piper-ids.json') as { sentences: Array<{ text: string, phonemes: string }> }
+  const first = reference.sentences[0]
+  const expected = first.phonemes.normalize('NFD')
+  const english = () => String.fromCodePoint(...sentencePhonemes(binding, first.text, lessac)[0])
+  t.equal(english(), expected, 'first call')
+  t.same(binding.phonemize('Guten Morgen!', 'de'), ['ɡˈuːtən mˈɔɾɡən!'])
+  t.equal(english(), expected, 'after German')
+  t.throws(() => binding.phonemize('x', 'no-such-voice'))
+  t.equal(english(), expected, 'after a failed selection')
+  const samples = await binding.espeakSynthesize('A slow sentence from the built-in voice.', 'en-us', 80)
+  t.ok(samples.length > 0)
+  t.equal(english(), expected, 'after the built-in voice spoke at another rate')
+  t.same(binding.phonemize('Olá, tudo bem?', 'pt-br'), ['olˈa, tˈudʊ bˈeɪŋ?'])
+  t.same(binding.phonemize('Olá, tudo bem?', 'pt-br'), ['olˈa, tˈudʊ bˈeɪŋ?'], 'the same voice twice')
+  t.equal(english(), expected, 'after Portuguese twice')
+})
