@@ -23,6 +23,9 @@ export class InferenceGate {
   private peakCount = 0
   private grantedCount = 0
   private readonly waiters: Waiter[] = []
+  /** Set while a drain holds new grants back. */
+  private drained: { done: () => void } | undefined
+  private paused = false
 
   constructor (readonly limit: number) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`InferenceGate limit must be a positive integer, got ${limit}`)
@@ -53,7 +56,7 @@ export class InferenceGate {
    * order, and before every waiter without one. */
   async acquire (signal?: AbortSignal, order?: TaskOrder): Promise<GateRelease> {
     if (signal?.aborted === true) throw new SynthesisCancelledError()
-    if (this.runningCount < this.limit && this.waiters.length === 0) return this.take()
+    if (!this.paused && this.runningCount < this.limit && this.waiters.length === 0) return this.take()
     return await new Promise<GateRelease>((resolve, reject) => {
       const waiter: Waiter = {
         order,
@@ -72,6 +75,38 @@ export class InferenceGate {
     })
   }
 
+  /**
+   * Holds every new grant back until resume(); resolves true once no slot is
+   * held, or false after `timeoutMs` with inferences still running (the
+   * caller then resumes without what it needed a quiet moment for). Waiters
+   * keep their places.
+   */
+  async drain (timeoutMs: number): Promise<boolean> {
+    this.paused = true
+    if (this.runningCount === 0) return true
+    return await new Promise<boolean>(resolve => {
+      const timer = setTimeout(() => {
+        this.drained = undefined
+        resolve(false)
+      }, timeoutMs)
+      this.drained = {
+        done: () => {
+          clearTimeout(timer)
+          this.drained = undefined
+          resolve(true)
+        }
+      }
+    })
+  }
+
+  /** Ends a drain: waiters get the free slots, in order. */
+  resume (): void {
+    if (!this.paused) return
+    this.paused = false
+    this.drained = undefined
+    while (this.runningCount < this.limit && this.waiters.length > 0) this.next()
+  }
+
   private take (): GateRelease {
     this.runningCount++
     this.grantedCount++
@@ -81,7 +116,8 @@ export class InferenceGate {
       if (released) return
       released = true
       this.runningCount--
-      this.next()
+      if (!this.paused) this.next()
+      else if (this.runningCount === 0) this.drained?.done()
     }
   }
 

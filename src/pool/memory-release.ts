@@ -5,6 +5,12 @@
 // cost the next run its page faults (measured: 25 % more CPU per second of
 // audio), so it is shrunk once no inference has run for idleMs, and under
 // sustained load every busyMs (freeing only what no run in flight holds).
+// That is not enough under sustained load: runs in flight hold pieces of
+// most of the arena's regions, so few regions are ever wholly free, and the
+// arena grew by ~50 MB a minute at saturation on the three bench voices
+// (heaptrack: the regions were the decoder's activations). So every
+// drainedMs the gate holds new inferences back until the running ones end
+// (at most drainTimeoutMs), and the whole arena goes back while none runs.
 
 import type { InferenceGate } from './inference-gate.js'
 
@@ -13,21 +19,30 @@ export interface MemoryReleaseTiming {
   idleMs: number
   /** Under load, release at most this often. */
   busyMs: number
+  /** Under load, release with the gate drained at most this often. */
+  drainedMs: number
+  /** How long new inferences may be held back for a drained release. */
+  drainTimeoutMs: number
   /** How often the gate is looked at. */
   pollMs: number
 }
 
-export const MEMORY_RELEASE_TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, pollMs: 250 }
+// A drain holds new inferences back for about half an inference (the
+// running ones finish one by one), a few hundred milliseconds every 30 s.
+export const MEMORY_RELEASE_TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, drainedMs: 30_000, drainTimeoutMs: 2000, pollMs: 250 }
 
 export class MemoryReleaser {
   private seenGrants: number
   private lastActivity: number
   private lastRelease: number
+  /** The last release made while no inference ran. */
+  private lastWholeRelease: number
   /** Inferences ran since the last release. */
   private dirty = false
   private releasing = false
   private timer: NodeJS.Timeout | undefined
   private releases = 0
+  private wholeReleases = 0
 
   constructor (
     private readonly gate: InferenceGate,
@@ -39,11 +54,17 @@ export class MemoryReleaser {
     this.seenGrants = gate.granted
     this.lastActivity = this.now()
     this.lastRelease = this.lastActivity
+    this.lastWholeRelease = this.lastActivity
   }
 
   /** Releases so far (for tests and metrics). */
   get count (): number {
     return this.releases
+  }
+
+  /** Releases made while no inference ran (idle, or with the gate drained). */
+  get wholeCount (): number {
+    return this.wholeReleases
   }
 
   start (): void {
@@ -75,12 +96,28 @@ export class MemoryReleaser {
     this.dirty = false
     this.releasing = true
     this.lastRelease = now
+    let draining = false
     try {
+      let whole = idle
+      if (!idle && now - this.lastWholeRelease >= this.timing.drainedMs) {
+        draining = true
+        whole = await this.gate.drain(this.timing.drainTimeoutMs)
+        if (!whole) {
+          // Still busy after drainTimeoutMs: release what is free, as on other busy ticks.
+          this.gate.resume()
+          draining = false
+        }
+      }
       await this.release()
       this.releases++
+      if (whole) {
+        this.wholeReleases++
+        this.lastWholeRelease = now
+      }
     } catch (error) {
       this.onError(error)
     } finally {
+      if (draining) this.gate.resume()
       this.releasing = false
     }
   }

@@ -1,5 +1,6 @@
 // The process-wide limit on running inferences: never above its limit,
-// slots in arrival order, an aborted waiter leaves the queue.
+// slots in arrival order, an aborted waiter leaves the queue; a drain holds
+// new grants back until the running ones end or it times out.
 
 import t from 'tap'
 import { InferenceGate } from '../../src/pool/inference-gate.js'
@@ -76,4 +77,58 @@ t.test('waiters get slots in task order, earlier requests first, then arrivals w
   holder()
   await Promise.all(all)
   t.same(granted, ['r1s0', 'r1s0c1', 'r1s1', 'r3s0', 'none'])
+})
+
+t.test('drain: no new grant until resume; resolves true once the running slots are back', async t => {
+  const gate = new InferenceGate(2)
+  const first = await gate.acquire()
+  const second = await gate.acquire()
+  let drained: boolean | undefined
+  const draining = gate.drain(60_000).then(quiet => { drained = quiet })
+  first()
+  const granted: number[] = []
+  const waiter = gate.acquire().then(release => { granted.push(1); return release })
+  await new Promise(resolve => setImmediate(resolve))
+  t.equal(gate.running, 1, 'the freed slot is not handed out')
+  t.equal(drained, undefined, 'one inference still runs')
+  second()
+  await draining
+  t.equal(drained, true)
+  t.equal(gate.running, 0)
+  t.same(granted, [], 'still held until resume')
+  gate.resume()
+  const release = await waiter
+  t.same(granted, [1])
+  release()
+})
+
+t.test('drain on an idle gate resolves at once; acquire waits until resume', async t => {
+  const gate = new InferenceGate(1)
+  t.equal(await gate.drain(60_000), true)
+  let got = false
+  const waiter = gate.acquire().then(release => { got = true; return release })
+  await new Promise(resolve => setImmediate(resolve))
+  t.notOk(got)
+  gate.resume()
+  ;(await waiter)()
+  t.ok(got)
+})
+
+t.test('drain times out with slots still held: resolves false; resume grants the waiters in order', async t => {
+  const gate = new InferenceGate(2)
+  const held = await gate.acquire()
+  t.equal(await gate.drain(10), false)
+  const order: number[] = []
+  const waiters = [1, 2].map(n => gate.acquire().then(release => { order.push(n); return release }))
+  await new Promise(resolve => setImmediate(resolve))
+  t.same(order, [])
+  gate.resume()
+  const firstRelease = await waiters[0]
+  await new Promise(resolve => setImmediate(resolve))
+  t.same(order, [1], 'one free slot')
+  held()
+  const secondRelease = await waiters[1]
+  t.same(order, [1, 2])
+  firstRelease()
+  secondRelease()
 })

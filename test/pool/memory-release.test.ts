@@ -1,13 +1,14 @@
 // When the arena's memory goes back: after the gate has been idle a while,
 // or periodically under sustained load; never when nothing ran; one release
-// at a time; a failing release is reported and the next one still happens.
+// at a time; a failing release is reported and the next one still happens;
+// under load, now and then with the gate drained (no inference running).
 // Time is a fake clock and ticks are called by hand.
 
 import t from 'tap'
 import { InferenceGate } from '../../src/pool/inference-gate.js'
 import { MemoryReleaser, type MemoryReleaseTiming } from '../../src/pool/memory-release.js'
 
-const TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, pollMs: 250 }
+const TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, drainedMs: 30_000, drainTimeoutMs: 50, pollMs: 250 }
 
 function setup (release: () => Promise<void> = async () => {}) {
   const gate = new InferenceGate(2)
@@ -93,4 +94,42 @@ t.test('a failing release is reported, and later activity is released again', as
   await advance(250)
   await advance(1000)
   t.equal(releaser.count, 1)
+})
+
+t.test('under sustained load, every drainedMs the release waits for a quiet gate and holds new inferences back', async t => {
+  const seen: Array<{ running: number }> = []
+  const { gate, releaser, advance } = setup(async () => { seen.push({ running: gate.running }) })
+  let running = await gate.acquire()
+  // Keep the gate busy: every tick sees an inference in flight.
+  for (let ms = 0; ms < 29_750; ms += 250) await advance(250)
+  t.equal(releaser.count, 5, 'busy releases every busyMs')
+  t.equal(releaser.wholeCount, 0)
+  t.ok(seen.every(s => s.running === 1), 'made with the inference still running')
+  const tick = advance(250)
+  await new Promise(resolve => setImmediate(resolve))
+  let late = false
+  const waiting = gate.acquire().then(release => { late = true; return release })
+  await new Promise(resolve => setImmediate(resolve))
+  t.notOk(late, 'a new inference waits while the gate drains')
+  running()
+  await tick
+  t.equal(releaser.wholeCount, 1, 'a whole release once the running inference ended')
+  t.equal(seen[seen.length - 1].running, 0, 'made with no inference running')
+  running = await waiting
+  t.ok(late, 'the held inference starts after the release')
+  running()
+})
+
+t.test('a drain that does not finish within drainTimeoutMs gives up: a busy release, the gate open again', async t => {
+  const seen: number[] = []
+  const { gate, releaser, advance } = setup(async () => { seen.push(gate.running) })
+  const running = await gate.acquire()
+  for (let ms = 0; ms < 30_000; ms += 250) await advance(250)
+  t.equal(releaser.wholeCount, 0, 'the inference outlived the drain timeout')
+  t.equal(releaser.count, 6)
+  t.equal(seen[seen.length - 1], 1)
+  const second = await gate.acquire()
+  t.equal(gate.running, 2, 'new inferences are granted again')
+  second()
+  running()
 })
