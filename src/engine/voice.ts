@@ -246,8 +246,14 @@ export class PiperVoice {
       shape: [1, channels, range.end - range.start]
     })
     const latent = slice(encoding.latent, encoding.channels)
-    const rest = [...encoding.framed.map(t => slice(t.data, t.channels)), ...encoding.side]
-    return await this.call(signal, token => this.session.decode(latent, rest, token))
+    const framed = encoding.framed.map(t => slice(t.data, t.channels))
+    try {
+      return await this.call(signal, token => this.session.decode(latent, [...framed, ...encoding.side], token))
+    } finally {
+      // The addon copied the slices; freed now rather than at this thread's
+      // next collection (see owning() in src/pool/worker.ts).
+      if (!whole) discardBytes([latent, ...framed].map(t => new Uint8Array(t.data.buffer)))
+    }
   }
 
   private speakerId (settings: SynthesisConfig): number {

@@ -3,7 +3,7 @@
 // them into 16-bit PCM, because a sentence's gain depends on all its chunks.
 
 import type { MessagePort } from 'node:worker_threads'
-import type { ChunkingSettings, FrameRange, NativeTensor, SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import type { ChunkingSettings, FramedTensor, FrameRange, NativeTensor, SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
 
 /** workerData of every worker in one voice's pool. */
 export interface WorkerInit {
@@ -36,23 +36,30 @@ export interface SentenceTask extends Cancellable {
   parallelism: number
 }
 
-/** A latent (and the other frame-aligned inputs of the chunked part) in
- * shared memory, so every chunk's task reads it without a copy. */
-export interface SharedEncoding {
-  latent: SharedArrayBuffer
+/** One decoder chunk's inputs, cut out of its sentence's latent (and the
+ * other frame-aligned inputs) by the worker that encoded it, context margins
+ * included. Their buffers are transferred at every step, never shared or
+ * left behind: a latent is ~200 KB for a short sentence, and arrays a thread
+ * no longer needs would otherwise wait for its next garbage collection, which
+ * the few JS objects a worker makes rarely bring (measured: ~260 KB of RSS
+ * a request until each thread's external-memory limit forced one). */
+export interface ChunkInput {
+  /** [1, channels, frames]: the chunk and its margins. */
+  latent: Float32Array
   channels: number
   frames: number
-  framed: Array<{ data: SharedArrayBuffer, channels: number }>
+  framed: FramedTensor[]
+  /** Passed whole (speaker conditioning). */
   side: NativeTensor[]
+  /** The chunk within those frames; the margins are decoded and dropped. */
+  range: FrameRange
 }
 
 export interface SentenceResult {
   /** The samples decoded so far: the whole sentence, or its first chunk. */
   samples?: Float32Array
-  /** Set when chunks remain to be decoded. */
-  encoding?: SharedEncoding
   /** The chunks still to decode, in order. */
-  remaining: FrameRange[]
+  chunks: ChunkInput[]
   missingPhonemes: number
   /** The worker thread that ran it (for logs and tests of the spread). */
   worker: number
@@ -60,8 +67,7 @@ export interface SentenceResult {
 
 export interface DecodeTask extends Cancellable {
   kind: 'decode'
-  encoding: SharedEncoding
-  range: FrameRange
+  chunk: ChunkInput
 }
 
 export interface DecodeResult {

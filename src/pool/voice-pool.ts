@@ -17,8 +17,7 @@ import type { ChunkingSettings, SynthesisConfig, VoiceConfig } from '../engine/i
 import type { InferenceGate } from './inference-gate.js'
 import { before, type TaskOrder } from './task-order.js'
 import { isFailure, restoreError } from './task-errors.js'
-import type { DecodeResult, ReadyResult, SentenceResult, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
-import type { FrameRange } from '../engine/index.js'
+import type { ChunkInput, DecodeResult, ReadyResult, SentenceResult, WorkerInit, WorkerTask } from './protocol.js'
 
 export interface VoicePoolOptions {
   workers: number
@@ -131,9 +130,12 @@ export class VoicePool {
     }))
   }
 
-  /** One chunk of a sentence's latent. */
-  async decode (encoding: SharedEncoding, range: FrameRange, order: TaskOrder, signal: AbortSignal): Promise<DecodeResult> {
-    return await this.run<DecodeResult>(signal, order, port => ({ task: { kind: 'decode', encoding, range, ...port }, transfer: [] }))
+  /** One chunk of a sentence's latent; its buffers move to the worker. */
+  async decode (chunk: ChunkInput, order: TaskOrder, signal: AbortSignal): Promise<DecodeResult> {
+    return await this.run<DecodeResult>(signal, order, port => ({
+      task: { kind: 'decode', chunk, ...port },
+      transfer: [chunk.latent, ...chunk.framed.map(t => t.data)].map(a => a.buffer as ArrayBuffer)
+    }))
   }
 
   private async run<T> (signal: AbortSignal, order: TaskOrder,

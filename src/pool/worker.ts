@@ -5,10 +5,11 @@
 
 import { threadId, workerData } from 'node:worker_threads'
 import { Piscina } from 'piscina'
-import { PiperVoice, planChunks, type SentenceEncoding } from '../engine/index.js'
+import { PiperVoice, planChunks, sliceLatent, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
+import { discardBytes } from '../engine/discard-bytes.js'
 import { toFailure, type TaskFailure } from './task-errors.js'
-import type { DecodeResult, DecodeTask, ReadyResult, SentenceResult, SentenceTask, SharedEncoding, WorkerInit, WorkerTask } from './protocol.js'
+import type { ChunkInput, DecodeResult, DecodeTask, ReadyResult, SentenceResult, SentenceTask, WorkerInit, WorkerTask } from './protocol.js'
 
 const init = workerData as WorkerInit
 
@@ -37,35 +38,40 @@ async function cancellable<T> (task: SentenceTask | DecodeTask, work: (signal: A
 }
 
 /** The array itself when it owns its whole buffer (so the buffer can be
- * transferred), else a copy that does. */
+ * transferred), else a copy that does; the buffer it was cut from (the
+ * addon's output, this thread's alone) is then freed at once. */
 function owning (samples: Float32Array): Float32Array {
-  return samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength ? samples : samples.slice()
+  if (samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength) return samples
+  const copy = samples.slice()
+  discardBytes([new Uint8Array(samples.buffer)])
+  return copy
 }
 
-function shared (data: Float32Array): SharedArrayBuffer {
-  const buffer = new SharedArrayBuffer(data.byteLength)
-  new Float32Array(buffer).set(data)
-  return buffer
+/** Frees the encoder's outputs now rather than at this thread's next
+ * collection (see ChunkInput in protocol.ts). */
+function discardEncoding (encoding: SentenceEncoding): void {
+  discardBytes([encoding.latent, ...encoding.framed.map(t => t.data)].map(a => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)))
 }
 
-function share (encoding: SentenceEncoding): SharedEncoding {
-  return {
-    latent: shared(encoding.latent),
-    channels: encoding.channels,
-    frames: encoding.frames,
-    framed: encoding.framed.map(t => ({ data: shared(t.data), channels: t.channels })),
-    side: encoding.side
-  }
+/** The inputs of each of `ranges`, margins included, as arrays of their own. */
+function cutChunks (voice: PiperVoice, encoding: SentenceEncoding, ranges: FrameRange[]): ChunkInput[] {
+  const margin = voice.marginFrames(init.chunking)
+  return ranges.map(range => {
+    const decoded = withMargin(range, encoding.frames, margin)
+    const slice = (data: Float32Array, channels: number) => sliceLatent(data, channels, encoding.frames, decoded)
+    return {
+      latent: slice(encoding.latent, encoding.channels),
+      channels: encoding.channels,
+      frames: decoded.end - decoded.start,
+      framed: encoding.framed.map(t => ({ data: slice(t.data, t.channels), channels: t.channels })),
+      side: encoding.side,
+      range: { start: range.start - decoded.start, end: range.end - decoded.start }
+    }
+  })
 }
 
-function unshare (encoding: SharedEncoding): SentenceEncoding {
-  return {
-    latent: new Float32Array(encoding.latent),
-    channels: encoding.channels,
-    frames: encoding.frames,
-    framed: encoding.framed.map(t => ({ data: new Float32Array(t.data), channels: t.channels })),
-    side: encoding.side
-  }
+function chunkBuffers (chunks: ChunkInput[]): ArrayBuffer[] {
+  return chunks.flatMap(c => [c.latent, ...c.framed.map(t => t.data)].map(a => a.buffer as ArrayBuffer))
 }
 
 async function sentence (voice: PiperVoice, task: SentenceTask): Promise<SentenceResult> {
@@ -73,27 +79,37 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
     const { ids, missing } = voice.phonemeIds(task.phonemes)
     if (voice.mode.mode === 'whole') {
       const samples = await voice.infer(ids, task.settings, signal)
-      return move({ samples, remaining: [], missingPhonemes: missing, worker: threadId }, [samples.buffer as ArrayBuffer])
+      return move({ samples, chunks: [], missingPhonemes: missing, worker: threadId }, [samples.buffer as ArrayBuffer])
     }
     const encoding = await voice.encode(ids, task.settings, signal)
-    const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism })
-    if (plan.length <= 1 || task.stream) {
-      // Short, or streamed: this worker decodes the first chunk itself.
-      const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], voice.marginFrames(init.chunking), signal)
-      const copy = owning(samples)
-      const rest = plan.slice(1)
-      return move({
-        samples: copy, remaining: rest, missingPhonemes: missing, worker: threadId, ...(rest.length > 0 ? { encoding: share(encoding) } : {})
-      }, [copy.buffer as ArrayBuffer])
+    try {
+      const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism })
+      if (plan.length <= 1 || task.stream) {
+        // Short, or streamed: this worker decodes the first chunk itself.
+        const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], voice.marginFrames(init.chunking), signal)
+        const copy = owning(samples)
+        const chunks = cutChunks(voice, encoding, plan.slice(1))
+        return move({ samples: copy, chunks, missingPhonemes: missing, worker: threadId }, [copy.buffer as ArrayBuffer, ...chunkBuffers(chunks)])
+      }
+      const chunks = cutChunks(voice, encoding, plan)
+      return move({ chunks, missingPhonemes: missing, worker: threadId }, chunkBuffers(chunks))
+    } finally {
+      discardEncoding(encoding)
     }
-    return { encoding: share(encoding), remaining: plan, missingPhonemes: missing, worker: threadId }
   })
 }
 
 async function decode (voice: PiperVoice, task: DecodeTask): Promise<DecodeResult> {
   return await cancellable(task, async signal => {
-    const samples = owning(await voice.decodeChunk(unshare(task.encoding), task.range, voice.marginFrames(init.chunking), signal))
-    return move({ samples, worker: threadId }, [samples.buffer as ArrayBuffer])
+    const { chunk } = task
+    const encoding: SentenceEncoding = { latent: chunk.latent, channels: chunk.channels, frames: chunk.frames, framed: chunk.framed, side: chunk.side }
+    try {
+      // The chunk's margins are in its frames already: decoded as they are.
+      const samples = owning(await voice.decodeChunk(encoding, chunk.range, voice.marginFrames(init.chunking), signal))
+      return move({ samples, worker: threadId }, [samples.buffer as ArrayBuffer])
+    } finally {
+      discardEncoding(encoding)
+    }
   })
 }
 

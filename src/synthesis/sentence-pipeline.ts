@@ -51,12 +51,9 @@ function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: Synthesis
   return pool.sentence(phonemes, settings, stream, order, signal).then(result => {
     const chunks: PieceWork['chunks'] = []
     if (result.samples !== undefined) chunks.push(Promise.resolve({ samples: result.samples, worker: result.worker }))
-    const { encoding } = result
-    if (encoding !== undefined) {
-      result.remaining.forEach((range, i) => {
-        chunks.push(pool.decode(encoding, range, [order[0], order[1], order[2] + 1 + i], signal))
-      })
-    }
+    result.chunks.forEach((chunk, i) => {
+      chunks.push(pool.decode(chunk, [order[0], order[1], order[2] + 1 + i], signal))
+    })
     // A later failure must not surface as unhandled while an earlier one is awaited.
     for (const chunk of chunks) chunk.catch(() => {})
     return { missing: result.missingPhonemes, chunks }
