@@ -85,6 +85,8 @@ export type WorkerTask = SentenceTask | DecodeTask | ReadyTask
 export interface ReadyResult {
   /** Resident memory of the process after this worker loaded its voice. */
   rss: number
+  /** This worker's ArrayBuffer bytes, those awaiting collection included. */
+  arrayBuffers: number
   mode: 'split' | 'whole'
   /** Split voices: `flow` when the flow runs in the chunks with the decoder, else `decoder`. */
   cut?: 'flow' | 'decoder'

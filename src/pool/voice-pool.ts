@@ -98,6 +98,11 @@ export class VoicePool {
     }
   }
 
+  /** What one of the voice's workers reports of itself (its memory, its mode). */
+  async probe (): Promise<ReadyResult> {
+    return await (this.piscina.run({ kind: 'ready' }) as Promise<ReadyResult>)
+  }
+
   /** The median peak of the voice's recent sentences; 0 before any. */
   get typicalPeak (): number {
     if (this.peaks.length === 0) return 0

@@ -123,7 +123,7 @@ export default (async () => {
   return async (task: WorkerTask): Promise<SentenceResult | DecodeResult | ReadyResult | TaskFailure> => {
     try {
       switch (task.kind) {
-        case 'ready': return { rss: process.memoryUsage.rss(), memoryBytes: voice.memoryBytes, referencePeak: voice.referencePeak, ...voice.mode }
+        case 'ready': return { rss: process.memoryUsage.rss(), arrayBuffers: process.memoryUsage().arrayBuffers, memoryBytes: voice.memoryBytes, referencePeak: voice.referencePeak, ...voice.mode }
         case 'sentence': return await sentence(voice, task)
         case 'decode': return await decode(voice, task)
       }
