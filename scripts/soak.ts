@@ -17,11 +17,13 @@ import { parseSoakConfig, SOAK_USAGE, type SoakConfig } from '../src/bench/soak-
 import { LOOP_RESOLUTION_MS } from '../src/bench/soak-protocol.js'
 import { holdRate, probeCapacity, ttsFigures, ttsSender, type TtsFigures } from '../src/bench/soak-load.js'
 import { residentBytes, startHostChild, startTtsChild, type HostChild, type TtsChild } from '../src/bench/soak-processes.js'
+import { fillPhraseCache } from '../src/bench/soak-cache.js'
 import { rssDrift, warmupSeconds, type Drift } from '../src/bench/soak-stats.js'
 import { ToolsDriver } from '../src/bench/soak-tools.js'
 import { median } from '../src/bench/stats.js'
 import { Workload, type VoiceWeight } from '../src/bench/workload.js'
 import { ChorusError, ConfigError } from '../src/errors.js'
+import { BUILTIN_VOICE } from '../src/voices/builtin.js'
 import { CORES } from '../src/shared/config-values.js'
 
 /** The voice mix, by share of requests; the multi-speaker voice gets speaker 3. */
@@ -123,6 +125,8 @@ async function prepare (config: SoakConfig, voices: VoiceWeight[], tts: TtsChild
     const sample = await client.synthesize({ text: 'Warming up.', voice: voice.name, repeated: false, body })
     if (sample.error !== undefined) throw new ChorusError('ERR_SOAK', `voice ${voice.name} does not speak: ${sample.error} ${sample.message ?? ''}`)
   }
+  const fill = await fillPhraseCache(client, BUILTIN_VOICE)
+  console.log(`soak: phrase cache filled to ${mb(fill.bytes)} MB by ${fill.requests} requests to ${BUILTIN_VOICE}`)
   await ToolsDriver.createRoot(host.spawnerUrl)
   const seen = new Forgetful()
   const spec = { texts: { kind: 'corpus' as const }, seed: config.seed, voices, multiSpeaker: MULTI_SPEAKER, synthesis: { speaker: 3 }, repeatRatio: 0.1 }
@@ -226,6 +230,7 @@ async function takeSample (t: number, tts: TtsChild, host: HostChild, client: Be
 }
 
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1)
+const signed = (percent: number): string => `${percent >= 0 ? '+' : ''}${percent.toFixed(2)}`
 
 function progressLine (startMs: number, figures: TtsFigures, tools: ToolsDriver, samples: Sample[]): string {
   const last = samples[samples.length - 1]
@@ -266,13 +271,14 @@ function report (config: SoakConfig, outcome: Outcome): Record<string, unknown> 
   const errors = figures.errors + tools.figures.errors
   const describeDrift = (name: string, value: Drift | undefined): string => value === undefined
     ? `${name}: too few samples after warm-up`
-    : `${name}: ${mb(value.baselineBytes)} → ${mb(value.finalBytes)} MB, drift ${value.percent >= 0 ? '+' : ''}${value.percent.toFixed(2)} % (${value.slopeMbPerMinute.toFixed(3)} MB/min)`
+    : `${name}: ${mb(value.baselineBytes)} → ${mb(value.finalBytes)} MB, drift ${signed(value.percent)} % (medians ${signed(value.medianPercent)} %, ${value.slopeMbPerMinute.toFixed(3)} MB/min)`
   const worstDrift = Math.max(...[drift.tts, drift.tools].map((value) => Math.abs(value?.percent ?? Number.POSITIVE_INFINITY)))
   const worstLoop = Math.max(loops.tts.maxP99Ms, loops.tools.maxP99Ms)
   const verdict = (met: boolean): string => met ? 'met' : 'MISSED'
   console.log([
     `soak: ${config.minutes} min done, warm-up ${(warmup / 60).toFixed(1)} min, ${samples.length} samples every ${config.sampleSeconds} s`,
-    `  RSS after warm-up  ${describeDrift('TTS service', drift.tts)}`,
+    '  RSS after warm-up  lower quartiles of the first and last tenths',
+    `                     ${describeDrift('TTS service', drift.tts)}`,
     `                     ${describeDrift('TTS service less its phrase cache', drift.ttsBeyondCache)}`,
     `                     ${describeDrift('tool server + spawner', drift.tools)}`,
     `  requests           TTS ${figures.requests} (${figures.errors} errors), tools ${tools.figures.calls} calls in ${tools.figures.cycles} cycles (${tools.figures.errors} errors)`,
