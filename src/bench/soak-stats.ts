@@ -29,7 +29,7 @@ export interface RssSample {
 }
 
 /** Which quantile of each end's samples the drift compares. */
-export const DRIFT_QUANTILE = 0.25
+const DRIFT_QUANTILE = 0.25
 
 /**
  * Drift of resident memory after warm-up: the lower quartile of the first

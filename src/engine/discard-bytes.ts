@@ -11,7 +11,7 @@ import { MessageChannel } from 'node:worker_threads'
 /** Detaches and frees each array's buffer (the arrays read as empty
  * afterwards). Arrays that do not own their whole buffer are left alone, as
  * freeing the buffer would free their neighbours too. */
-export function discardBytes (arrays: readonly Uint8Array[]): void {
+export function discardBytes (arrays: readonly ArrayBufferView[]): void {
   const buffers = [...new Set(arrays
     .filter(a => a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.byteLength > 0)
     .map(a => a.buffer))]

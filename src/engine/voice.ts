@@ -55,6 +55,11 @@ export interface SentenceEncoding {
   side: NativeTensor[]
 }
 
+/** The arrays of an encoding that are sliced per chunk: the latent and the framed inputs. */
+export function frameAlignedArrays (encoding: SentenceEncoding): Float32Array[] {
+  return [encoding.latent, ...encoding.framed.map(t => t.data)]
+}
+
 /** How a voice runs: `split` (encoder + chunked part) or `whole`. */
 export interface VoiceMode {
   mode: 'split' | 'whole'

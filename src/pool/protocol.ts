@@ -3,7 +3,7 @@
 // them into 16-bit PCM, because a sentence's gain depends on all its chunks.
 
 import type { MessagePort } from 'node:worker_threads'
-import type { ChunkingSettings, FramedTensor, FrameRange, NativeTensor, SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import type { ChunkingSettings, FrameRange, SentenceEncoding, SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
 
 /** workerData of every worker in one voice's pool. */
 export interface WorkerInit {
@@ -43,15 +43,8 @@ export interface SentenceTask extends Cancellable {
  * no longer needs would otherwise wait for its next garbage collection, which
  * the few JS objects a worker makes rarely bring (measured: ~260 KB of RSS
  * a request until each thread's external-memory limit forced one). */
-export interface ChunkInput {
-  /** [1, channels, frames]: the chunk and its margins. */
-  latent: Float32Array
-  channels: number
-  frames: number
-  framed: FramedTensor[]
-  /** Passed whole (speaker conditioning). */
-  side: NativeTensor[]
-  /** The chunk within those frames; the margins are decoded and dropped. */
+export interface ChunkInput extends SentenceEncoding {
+  /** The chunk within the encoding's frames (the chunk and its margins); the margins are decoded and dropped. */
   range: FrameRange
 }
 

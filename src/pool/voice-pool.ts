@@ -13,7 +13,7 @@ import { MessageChannel } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { SynthesisCancelledError } from '../engine/errors.js'
-import type { ChunkingSettings, SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import { frameAlignedArrays, type ChunkingSettings, type SynthesisConfig, type VoiceConfig } from '../engine/index.js'
 import type { InferenceGate } from './inference-gate.js'
 import { before, type TaskOrder } from './task-order.js'
 import { isFailure, restoreError } from './task-errors.js'
@@ -139,7 +139,7 @@ export class VoicePool {
   async decode (chunk: ChunkInput, order: TaskOrder, signal: AbortSignal): Promise<DecodeResult> {
     return await this.run<DecodeResult>(signal, order, port => ({
       task: { kind: 'decode', chunk, ...port },
-      transfer: [chunk.latent, ...chunk.framed.map(t => t.data)].map(a => a.buffer as ArrayBuffer)
+      transfer: frameAlignedArrays(chunk).map(a => a.buffer as ArrayBuffer)
     }))
   }
 

@@ -5,7 +5,7 @@
 
 import { threadId, workerData } from 'node:worker_threads'
 import { Piscina } from 'piscina'
-import { PiperVoice, planChunks, sliceLatent, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
+import { frameAlignedArrays, PiperVoice, planChunks, sliceLatent, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { discardBytes } from '../engine/discard-bytes.js'
 import { toFailure, type TaskFailure } from './task-errors.js'
@@ -50,7 +50,7 @@ function owning (samples: Float32Array): Float32Array {
 /** Frees the encoder's outputs now rather than at this thread's next
  * collection (see ChunkInput in protocol.ts). */
 function discardEncoding (encoding: SentenceEncoding): void {
-  discardBytes([encoding.latent, ...encoding.framed.map(t => t.data)].map(a => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)))
+  discardBytes(frameAlignedArrays(encoding))
 }
 
 /** The inputs of each of `ranges`, margins included, as arrays of their own. */
@@ -71,7 +71,7 @@ function cutChunks (voice: PiperVoice, encoding: SentenceEncoding, ranges: Frame
 }
 
 function chunkBuffers (chunks: ChunkInput[]): ArrayBuffer[] {
-  return chunks.flatMap(c => [c.latent, ...c.framed.map(t => t.data)].map(a => a.buffer as ArrayBuffer))
+  return chunks.flatMap(c => frameAlignedArrays(c).map(a => a.buffer as ArrayBuffer))
 }
 
 async function sentence (voice: PiperVoice, task: SentenceTask): Promise<SentenceResult> {
@@ -102,13 +102,12 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
 async function decode (voice: PiperVoice, task: DecodeTask): Promise<DecodeResult> {
   return await cancellable(task, async signal => {
     const { chunk } = task
-    const encoding: SentenceEncoding = { latent: chunk.latent, channels: chunk.channels, frames: chunk.frames, framed: chunk.framed, side: chunk.side }
     try {
       // The chunk's margins are in its frames already: decoded as they are.
-      const samples = owning(await voice.decodeChunk(encoding, chunk.range, voice.marginFrames(init.chunking), signal))
+      const samples = owning(await voice.decodeChunk(chunk, chunk.range, voice.marginFrames(init.chunking), signal))
       return move({ samples, worker: threadId }, [samples.buffer as ArrayBuffer])
     } finally {
-      discardEncoding(encoding)
+      discardEncoding(chunk)
     }
   })
 }
@@ -123,7 +122,10 @@ export default (async () => {
   return async (task: WorkerTask): Promise<SentenceResult | DecodeResult | ReadyResult | TaskFailure> => {
     try {
       switch (task.kind) {
-        case 'ready': return { rss: process.memoryUsage.rss(), arrayBuffers: process.memoryUsage().arrayBuffers, memoryBytes: voice.memoryBytes, referencePeak: voice.referencePeak, ...voice.mode }
+        case 'ready': {
+          const usage = process.memoryUsage()
+          return { rss: usage.rss, arrayBuffers: usage.arrayBuffers, memoryBytes: voice.memoryBytes, referencePeak: voice.referencePeak, ...voice.mode }
+        }
         case 'sentence': return await sentence(voice, task)
         case 'decode': return await decode(voice, task)
       }
