@@ -9,8 +9,8 @@ import { discardBytes } from './discard-bytes.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
 import { capPhonemes, DEFAULT_CHUNKING, marginFor, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
 import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeLoadOptions, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
-import { cutModel, planSplit, type SplitCut } from './onnx/decoder-split.js'
-import { readModelGraph } from './onnx/model-graph.js'
+import type { SplitCut } from './onnx/decoder-split.js'
+import { ModelCutter } from './onnx/model-cutter.js'
 import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
 import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 import type { SynthesisConfig } from './synthesis-config.js'
@@ -361,46 +361,40 @@ function modeOf (session: NativeVoice): VoiceMode {
 }
 
 /** Loads the model at its preferred cut; if ONNX Runtime refuses that pair
- * of sessions, at the next cut, and at last whole. The bytes made for each
- * attempt are discarded once the addon has copied (or refused) them. */
+ * of sessions, at the next cut, and at last whole. The cuts are made on a
+ * thread of their own (ModelCutter); the bytes of each attempt are discarded
+ * once the addon has copied (or refused) them. */
 async function loadModel (runtime: Runtime, key: string, options: NativeLoadOptions, modelPath: string, split: boolean,
   only: SplitCut | undefined): Promise<{ session: NativeVoice, reason?: string }> {
+  const reasons: string[] = []
+  if (!split) reasons.push('the split is turned off')
+  else {
+    const cutter = new ModelCutter({ modelPath, ...(only !== undefined ? { only } : {}) })
+    try {
+      for (let reply = await cutter.next(); ; reply = await cutter.next()) {
+        reasons.push(...reply.reasons)
+        if (reply.kind === 'end') break
+        const info: SplitInfo = { cut: reply.cut, framed: reply.framed, contextFrames: reply.contextFrames }
+        try {
+          const session = await runtime.binding.loadVoice(key, options, {
+            encoder: reply.encoder, decoder: reply.decoder, boundary: reply.boundary, info: JSON.stringify(info)
+          })
+          return { session, ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}) }
+        } catch (error) {
+          reasons.push(`${reply.cut} cut: ${(toTypedError(error) as Error).message}`)
+        } finally {
+          discardBytes([reply.encoder, reply.decoder])
+        }
+      }
+    } finally {
+      await cutter.close()
+    }
+  }
   // The file's own buffer, not a copy of it: a large file gets a buffer of
   // its own (not Node's shared pool), which discardBytes can then free.
   const file = await readFile(modelPath)
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength)
-  const reasons: string[] = []
   try {
-    if (!split) reasons.push('the split is turned off')
-    else {
-      let plan
-      try {
-        plan = planSplit(readModelGraph(bytes))
-      } catch (error) {
-        // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
-        plan = { mode: 'whole' as const, reason: (error as Error).message }
-      }
-      if (plan.mode === 'whole') reasons.push(plan.reason)
-      else {
-        const cuts = plan.cuts.filter(c => only === undefined || c.cut === only)
-        if (cuts.length === 0) reasons.push(`the graph has no ${only ?? ''} cut`)
-        for (const cut of cuts) {
-          const parts = cutModel(plan.graph, cut)
-          if (typeof parts === 'string') { reasons.push(`${cut.cut} cut: ${parts}`); continue }
-          const info: SplitInfo = { cut: cut.cut, framed: parts.framed.length, contextFrames: parts.contextFrames }
-          try {
-            const session = await runtime.binding.loadVoice(key, options, {
-              encoder: parts.encoder, decoder: parts.decoder, boundary: [parts.latent, ...parts.framed, ...parts.side], info: JSON.stringify(info)
-            })
-            return { session, ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}) }
-          } catch (error) {
-            reasons.push(`${cut.cut} cut: ${(toTypedError(error) as Error).message}`)
-          } finally {
-            discardBytes([parts.encoder, parts.decoder])
-          }
-        }
-      }
-    }
     return { session: await runtime.binding.loadVoice(key, options, { whole: bytes }), reason: reasons.join('; ') }
   } finally {
     discardBytes([bytes])

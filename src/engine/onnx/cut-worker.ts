@@ -1,0 +1,63 @@
+// The thread behind ModelCutter (model-cutter.ts): reads the model, finds its
+// cuts, and makes one pair of parts each time it is asked, moving them out.
+
+import { readFile } from 'node:fs/promises'
+import { parentPort, workerData } from 'node:worker_threads'
+import { cutModel, planSplit } from './decoder-split.js'
+import type { CutterData, CutterReply } from './model-cutter.js'
+import { readModelGraph } from './model-graph.js'
+
+/** The array itself when it is its buffer's only view, else a copy: what is
+ * moved to the loader must not take the file's bytes along. */
+function owning (bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()
+}
+
+async function * replies ({ modelPath, only }: CutterData): AsyncGenerator<CutterReply, CutterReply> {
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(modelPath)
+  } catch {
+    return { kind: 'end', reasons: [] }
+  }
+  let plan
+  try {
+    plan = planSplit(readModelGraph(bytes))
+  } catch (error) {
+    // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
+    return { kind: 'end', reasons: [(error as Error).message] }
+  }
+  if (plan.mode === 'whole') return { kind: 'end', reasons: [plan.reason] }
+  let reasons: string[] = []
+  const cuts = plan.cuts.filter(c => only === undefined || c.cut === only)
+  if (cuts.length === 0) reasons.push(`the graph has no ${only ?? ''} cut`)
+  for (const cut of cuts) {
+    const parts = cutModel(plan.graph, cut)
+    if (typeof parts === 'string') {
+      reasons.push(`${cut.cut} cut: ${parts}`)
+      continue
+    }
+    yield {
+      kind: 'cut',
+      cut: cut.cut,
+      encoder: owning(parts.encoder),
+      decoder: owning(parts.decoder),
+      boundary: [parts.latent, ...parts.framed, ...parts.side],
+      framed: parts.framed.length,
+      contextFrames: parts.contextFrames,
+      reasons
+    }
+    reasons = []
+  }
+  return { kind: 'end', reasons }
+}
+
+const port = parentPort
+if (port === null) throw new Error('cut-worker.js runs as a worker thread')
+const cuts = replies(workerData as CutterData)
+port.on('message', () => {
+  void cuts.next().then(({ value }) => {
+    if (value.kind === 'cut') port.postMessage(value, [value.encoder.buffer as ArrayBuffer, value.decoder.buffer as ArrayBuffer])
+    else port.postMessage(value)
+  })
+})
