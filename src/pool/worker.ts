@@ -4,23 +4,14 @@
 // this worker no task before its voice has loaded (and warmed up).
 
 import { threadId, workerData } from 'node:worker_threads'
-import { Piscina } from 'piscina'
 import { frameAlignedArrays, PiperVoice, planChunks, sliceLatent, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { discardBytes } from '../engine/discard-bytes.js'
+import { moveResult as move } from './move-result.js'
 import { toFailure, type TaskFailure } from './task-errors.js'
 import type { ChunkInput, DecodeResult, DecodeTask, ReadyResult, SentenceResult, SentenceTask, WorkerInit, WorkerTask } from './protocol.js'
 
 const init = workerData as WorkerInit
-
-/** Sends a result with the given buffers transferred rather than copied. */
-function move<T> (result: T, buffers: ArrayBuffer[]): T {
-  const movable = {
-    get [Piscina.transferableSymbol] () { return buffers },
-    get [Piscina.valueSymbol] () { return result }
-  }
-  return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]) as unknown as T
-}
 
 /** Runs `work` with an AbortSignal that fires when the main thread cancels. */
 async function cancellable<T> (task: SentenceTask | DecodeTask, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
