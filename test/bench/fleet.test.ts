@@ -36,6 +36,7 @@ t.test('--quick measures the four figures, each against its reference', async t 
   t.match(results, { kind: 'fleet', voice: 'en_US-probe-medium', voiceCount: 3, clients: 2, workersPerVoice: 1 })
   t.same(results.figures.map(f => f.id), ['fleet-throughput', 'fleet-p99', 'voice-rss', 'churn-rss'])
   for (const f of results.figures) t.ok(f.ratio !== null && f.ratio > 0 && f.met !== null, `${f.id} measured: ${f.measured}`)
+  t.equal(results.info.find(i => i.figure === 'RSS added by each further voice')?.value.split(', ').length, 3, 'three further voices measured')
   t.match(results.info.find(i => i.figure === 'voices loaded when the idle RSS was read')?.value, 'en_US-probe_3-medium, en_US-probe_1-medium')
   t.match(io.out(), /fleet-throughput|round-robin mix vs one voice/)
   t.match(await readFile(join(dir, 'report.md'), 'utf8'), '| figure | measured | ratio | target | result |')
