@@ -76,10 +76,14 @@ FROM node:${NODE_MAJOR}-bookworm-slim AS runtime
 # chorus command sets it too), for any process in the image; with it on,
 # ONNX Runtime writes a device id under $HOME/.cache, and prints "Failed to
 # persist telemetry device ID" where it cannot (/app is read-only to uid 10001).
+# MALLOC_ARENA_MAX: the addon caps glibc's arenas at 2 when it loads, too late
+# for the threads Node starts first (a service ends up with 6); set here, it
+# holds for every thread (README, Sizing).
 ENV NODE_ENV=production \
     TTS_VOICE_DIR=/voices \
     CHORUS_BUNDLED_VOICE_DIR=/app/voices/bundled \
-    ORT_DISABLE_TELEMETRY=1
+    ORT_DISABLE_TELEMETRY=1 \
+    MALLOC_ARENA_MAX=2
 # A fixed numeric id, so orchestrators can verify it is not root. /voices
 # and /state (the reference spawner's state, see compose.yaml) are created
 # and owned here, so a new named volume inherits the owner.
