@@ -70,6 +70,6 @@ export async function request (url: string, init: RequestInit = {}): Promise<Rep
   return { status: response.status, headers: response.headers, body, json: isJson ? JSON.parse(body.toString()) : undefined }
 }
 
-export async function postTts (base: string, body: unknown, path = '/tts'): Promise<Reply> {
-  return await request(base + path, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } })
+export async function postTts (base: string, body: unknown, path = '/tts', timeoutMs = 30_000): Promise<Reply> {
+  return await request(base + path, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' }, signal: AbortSignal.timeout(timeoutMs) })
 }
