@@ -9,7 +9,7 @@ import { discardBytes } from './discard-bytes.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
 import { capPhonemes, DEFAULT_CHUNKING, marginFor, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
 import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeLoadOptions, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
-import type { SplitCut } from './onnx/decoder-split.js'
+import type { SplitCut, SplitInfo } from './onnx/decoder-split.js'
 import { ModelCutter } from './onnx/model-cutter.js'
 import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
 import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
@@ -68,16 +68,6 @@ export interface VoiceMode {
   cut?: SplitCut
   /** Why a voice runs whole or at the later cut; set by the thread that loaded the model. */
   reason?: string
-}
-
-/** What every thread needs to feed a split model's sessions (kept with them
- * in the addon, so a thread that finds them loaded knows it too). */
-interface SplitInfo {
-  cut: SplitCut
-  /** Boundary tensors after the latent that have a frame axis. */
-  framed: number
-  /** Frames of context the flow needs before the decoder (see DecoderSplit). */
-  contextFrames: number
 }
 
 export interface SentenceAudio {
@@ -374,14 +364,13 @@ async function loadModel (runtime: Runtime, key: string, options: NativeLoadOpti
       for (let reply = await cutter.next(); ; reply = await cutter.next()) {
         reasons.push(...reply.reasons)
         if (reply.kind === 'end') break
-        const info: SplitInfo = { cut: reply.cut, framed: reply.framed, contextFrames: reply.contextFrames }
         try {
           const session = await runtime.binding.loadVoice(key, options, {
-            encoder: reply.encoder, decoder: reply.decoder, boundary: reply.boundary, info: JSON.stringify(info)
+            encoder: reply.encoder, decoder: reply.decoder, boundary: reply.boundary, info: JSON.stringify(reply.info)
           })
           return { session, ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}) }
         } catch (error) {
-          reasons.push(`${reply.cut} cut: ${(toTypedError(error) as Error).message}`)
+          reasons.push(`${reply.info.cut} cut: ${(toTypedError(error) as Error).message}`)
         } finally {
           discardBytes([reply.encoder, reply.decoder])
         }

@@ -39,6 +39,8 @@ export function moveResult<T> (result: T, buffers: ArrayBuffer[]): T {
     get [VALUE] () { return result }
   }
   common.markMovable(movable)
-  if (!common.isMovable(movable)) throw new Error('Piscina does not recognise a moved result: update src/pool/move-result.ts for this Piscina release')
   return movable as unknown as T
 }
+
+// Once, when the worker starts: the host must see a marked result as movable.
+if (!common.isMovable(moveResult({}, []))) throw new Error('Piscina does not recognise a moved result: update src/pool/move-result.ts for this Piscina release')

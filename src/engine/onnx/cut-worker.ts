@@ -39,12 +39,10 @@ async function * replies ({ modelPath, only }: CutterData): AsyncGenerator<Cutte
     }
     yield {
       kind: 'cut',
-      cut: cut.cut,
       encoder: owning(parts.encoder),
       decoder: owning(parts.decoder),
       boundary: [parts.latent, ...parts.framed, ...parts.side],
-      framed: parts.framed.length,
-      contextFrames: parts.contextFrames,
+      info: { cut: cut.cut, framed: parts.framed.length, contextFrames: parts.contextFrames },
       reasons
     }
     reasons = []

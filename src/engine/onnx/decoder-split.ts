@@ -61,6 +61,16 @@ export interface DecoderSplit {
   contextFrames: number
 }
 
+/** What every thread needs to feed a split model's sessions (kept with them
+ * in the addon, so a thread that finds them loaded knows it too). */
+export interface SplitInfo {
+  cut: SplitCut
+  /** Boundary tensors after the latent that have a frame axis. */
+  framed: number
+  /** Frames of context the flow needs before the decoder (see DecoderSplit). */
+  contextFrames: number
+}
+
 export type SplitResult = { mode: 'split', split: DecoderSplit } | { mode: 'whole', reason: string }
 
 /** A cut found in the graph, not yet written out. */

@@ -6,7 +6,7 @@
 // gives its whole heap back.
 
 import { Worker } from 'node:worker_threads'
-import type { SplitCut } from './decoder-split.js'
+import type { SplitCut, SplitInfo } from './decoder-split.js'
 
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-cut-worker.mjs' : './cut-worker.js', import.meta.url)
 
@@ -20,14 +20,11 @@ export interface CutterData {
  * cuts were passed over. */
 export interface CutReply {
   kind: 'cut'
-  cut: SplitCut
   encoder: Uint8Array
   decoder: Uint8Array
   /** The encoder's outputs that the decoder takes, latent first. */
   boundary: string[]
-  /** Boundary tensors after the latent with a frame axis. */
-  framed: number
-  contextFrames: number
+  info: SplitInfo
   reasons: string[]
 }
 
@@ -54,18 +51,22 @@ export class ModelCutter {
   /** The next cut, or the end. A cutter that failed ends with its error as
    * the reason, so the model is loaded whole, as for a graph that cannot be cut. */
   async next (): Promise<CutterReply> {
-    if (this.failure !== undefined) return { kind: 'end', reasons: [`the graph could not be cut: ${this.failure.message}`] }
+    if (this.failure !== undefined) return this.failed()
     return await new Promise(resolve => {
       const settle = (reply: CutterReply) => {
         this.worker.off('message', settle)
         this.worker.off('exit', exited)
         resolve(reply)
       }
-      const exited = () => settle({ kind: 'end', reasons: [`the graph could not be cut: ${this.failure?.message ?? 'its thread stopped'}`] })
+      const exited = () => settle(this.failed())
       this.worker.on('message', settle)
       this.worker.once('exit', exited)
       this.worker.postMessage('next')
     })
+  }
+
+  private failed (): EndReply {
+    return { kind: 'end', reasons: [`the graph could not be cut: ${this.failure?.message ?? 'its thread stopped'}`] }
   }
 
   async close (): Promise<void> {
