@@ -62,14 +62,21 @@ export interface Reply {
   json: any
 }
 
+/** Only bounds a hang, never how fast an answer is (tests assert answers).
+ * A first request may wait for several voices' loads, each starting worker
+ * threads that, from the TypeScript sources, first start tsx: 8 small voices
+ * loading at once took 5 s on an idle machine and over 30 s with the whole
+ * suite on both cores. */
+export const HANG_GUARD_MS = 120_000
+
 /** One HTTP exchange, body read whole. */
 export async function request (url: string, init: RequestInit = {}): Promise<Reply> {
-  const response = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(30_000) })
+  const response = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(HANG_GUARD_MS) })
   const body = Buffer.from(await response.arrayBuffer())
   const isJson = (response.headers.get('content-type') ?? '').includes('json')
   return { status: response.status, headers: response.headers, body, json: isJson ? JSON.parse(body.toString()) : undefined }
 }
 
-export async function postTts (base: string, body: unknown, path = '/tts', timeoutMs = 30_000): Promise<Reply> {
+export async function postTts (base: string, body: unknown, path = '/tts', timeoutMs = HANG_GUARD_MS): Promise<Reply> {
   return await request(base + path, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' }, signal: AbortSignal.timeout(timeoutMs) })
 }
