@@ -48,9 +48,9 @@ GraphOptimizationLevel ToOptimizationLevel(int level) {
   }
 }
 
-Ort::SessionOptions MakeOptions(const SessionSettings& settings) {
+Ort::SessionOptions MakeOptions(const SessionSettings& settings, int intra_op_threads) {
   Ort::SessionOptions options;
-  options.SetIntraOpNumThreads(settings.intra_op_threads);
+  options.SetIntraOpNumThreads(intra_op_threads);
   options.SetInterOpNumThreads(settings.inter_op_threads);
   options.SetGraphOptimizationLevel(ToOptimizationLevel(settings.optimization_level));
   options.SetExecutionMode(ORT_SEQUENTIAL);
@@ -158,14 +158,15 @@ FloatTensor CopyTensor(Ort::Value& value) {
 
 Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::string label)
     : label_(std::move(label)), boundary_(parts.boundary), split_info_(parts.split_info) {
-  Ort::SessionOptions options = MakeOptions(settings);
+  Ort::SessionOptions options = MakeOptions(settings, settings.intra_op_threads);
   {
     std::lock_guard<std::mutex> lock(g_load_mutex);
     size_t before = HeapInUse();
     if (parts.whole.data != nullptr) {
       encoder_ = MakeSession(parts.whole, options, label_, "model");
     } else {
-      encoder_ = MakeSession(parts.encoder, options, label_, "encoder");
+      int encoder_threads = settings.encoder_intra_op_threads > 0 ? settings.encoder_intra_op_threads : settings.intra_op_threads;
+      encoder_ = MakeSession(parts.encoder, MakeOptions(settings, encoder_threads), label_, "encoder");
       decoder_ = MakeSession(parts.decoder, options, label_, "decoder");
     }
     size_t after = HeapInUse();

@@ -18,6 +18,10 @@ namespace chorus {
 
 struct SessionSettings {
   int intra_op_threads = 1;
+  // A split voice's encoder session; 0: intra_op_threads. The encoder runs
+  // once per sentence before its decoder chunks spread over the workers, so
+  // on an idle server its time adds to a long sentence's wait whole.
+  int encoder_intra_op_threads = 0;
   int inter_op_threads = 1;
   // 0 disable, 1 basic, 2 extended, 3 all (ORT's GraphOptimizationLevel).
   int optimization_level = 3;

@@ -326,6 +326,7 @@ Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
     SessionSettings settings;
     settings.intra_op_threads = IntOption(options, "intraOpThreads", settings.intra_op_threads);
     settings.inter_op_threads = IntOption(options, "interOpThreads", settings.inter_op_threads);
+    settings.encoder_intra_op_threads = IntOption(options, "encoderIntraOpThreads", settings.encoder_intra_op_threads);
     settings.optimization_level = IntOption(options, "optimizationLevel", settings.optimization_level);
     std::string key = info[0].As<Napi::String>().Utf8Value();
     Napi::Value label = options.Get("label");

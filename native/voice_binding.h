@@ -5,6 +5,7 @@
 //   loadVoice(key, options, parts) -> Promise<Voice>: loads the model from
 //     `parts` ({whole} or {encoder, decoder, boundary, info?}), unless another thread
 //     loaded `key` meanwhile. options: {label, intraOpThreads,
+//     encoderIntraOpThreads (split voices' encoder; 0: intraOpThreads),
 //     interOpThreads, optimizationLevel}. The bytes are read off the JS
 //     thread while this call holds references to them.
 //   voice.infer(ids: BigInt64Array, noiseScale, lengthScale, noiseW,

@@ -46,6 +46,8 @@ export type NativeModelParts = { whole: Uint8Array } | { encoder: Uint8Array, de
 export interface NativeLoadOptions {
   label?: string
   intraOpThreads?: number
+  /** A split voice's encoder session (default: intraOpThreads). */
+  encoderIntraOpThreads?: number
   interOpThreads?: number
   optimizationLevel?: number
 }

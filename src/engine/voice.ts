@@ -19,6 +19,9 @@ import { loadVoiceConfig, type VoiceConfig } from './voice-config.js'
 export interface SessionOptions {
   /** ONNX Runtime intra-op threads; 1 by default (the pool parallelises). */
   intraOpThreads?: number
+  /** A split voice's encoder session (default: intraOpThreads): it runs
+   * before the sentence's decoder chunks spread over the workers. */
+  encoderIntraOpThreads?: number
   interOpThreads?: number
   /** 0 none, 1 basic, 2 extended, 3 all (default). */
   optimizationLevel?: number
@@ -337,7 +340,7 @@ async function modelKey (modelPath: string, settings: SessionOptions, split: boo
   const real = await realpath(modelPath)
   const info = await stat(real)
   return JSON.stringify([real, info.size, info.mtimeMs, info.ino, settings.intraOpThreads ?? 1,
-    settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, split, cut ?? 'any'])
+    settings.encoderIntraOpThreads ?? settings.intraOpThreads ?? 1, settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, split, cut ?? 'any'])
 }
 
 /** A split loaded without info (not by loadModel) is fed as the decoder cut was: latent, then side tensors. */

@@ -22,6 +22,8 @@ import type { ChunkInput, DecodeResult, ReadyResult, SentenceResult, WorkerInit,
 export interface VoicePoolOptions {
   workers: number
   onnxThreads: number
+  /** A split voice's encoder session (see ServiceConfig.onnxEncoderThreads). */
+  onnxEncoderThreads: number
   chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
@@ -55,7 +57,7 @@ export class VoicePool {
     const init: WorkerInit = {
       modelPath,
       config,
-      session: { intraOpThreads: options.onnxThreads, interOpThreads: 1 },
+      session: { intraOpThreads: options.onnxThreads, encoderIntraOpThreads: options.onnxEncoderThreads, interOpThreads: 1 },
       chunking: options.chunking,
       ortLibrary: options.ortLibrary,
       espeakData: options.espeakData

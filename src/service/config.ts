@@ -23,6 +23,10 @@ export interface ServiceConfig {
   timeoutMs: number
   workersPerVoice: number
   onnxThreads: number
+  /** ONNX Runtime intra-op threads of a split voice's encoder session: it
+   * runs before the sentence's decoder chunks spread over the workers, so
+   * its time adds whole to a long sentence's wait on an idle server. */
+  onnxEncoderThreads: number
   /** A cap on loaded voices on top of the memory budget. */
   maxLoadedVoices: number
   /** Memory for loaded voices' weights and arenas; beyond it the least recently used idle ones go. */
@@ -80,6 +84,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
   // Every variable through the shared reader: trimmed, blank counts as unset.
   const read = (name: string): Setting | undefined => envSetting(env, name)
   const cacheBytes = integerSetting(read('TTS_CACHE_BYTES'), 0, Number.MAX_SAFE_INTEGER, 64 * 1024 * 1024)
+  const onnxThreads = integerSetting(read('TTS_ONNX_THREADS'), 1, 256, 1)
   const maxConcurrentInferences = integerSetting(read('TTS_MAX_CONCURRENT_INFERENCES'), 1, 1024, CORES)
   // Only computed when not set: it reads the cgroup files.
   const memorySetting = read('TTS_VOICE_MEMORY_BYTES')
@@ -95,7 +100,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     defaultVoiceExplicit: defaultVoice !== undefined,
     timeoutMs: numberSetting(read('TTS_TIMEOUT_SECONDS'), 0.1, 3600, 60) * 1000,
     workersPerVoice: integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES),
-    onnxThreads: integerSetting(read('TTS_ONNX_THREADS'), 1, 256, 1),
+    onnxThreads,
+    onnxEncoderThreads: integerSetting(read('TTS_ONNX_ENCODER_THREADS'), 1, 256, Math.max(onnxThreads, Math.min(2, CORES))),
     maxLoadedVoices: integerSetting(read('TTS_MAX_LOADED_VOICES'), 1, 10_000, 64),
     voiceMemoryBytes,
     maxConcurrentInferences,

@@ -32,6 +32,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const pools = new PoolManager({
     workers: config.workersPerVoice,
     onnxThreads: config.onnxThreads,
+    onnxEncoderThreads: config.onnxEncoderThreads,
     maxLoadedVoices: config.maxLoadedVoices,
     chunking: config.chunking,
     memoryBudgetBytes: config.voiceMemoryBytes,

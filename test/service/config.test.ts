@@ -1,6 +1,7 @@
 // The TTS service's settings go through the shared reader: the same trimming
 // rule, number forms and messages as every other command.
 
+import { availableParallelism } from 'node:os'
 import t from 'tap'
 import { loadServiceConfig } from '../../src/service/config.js'
 
@@ -26,4 +27,13 @@ t.test('decimal forms only; errors name the variable and quote the trimmed value
   t.throws(() => load({ CHORUS_INSTALL_BUNDLED: 'yes' }),
     { code: 'ERR_CONFIG', message: 'Expected one of 0, 1 for CHORUS_INSTALL_BUNDLED but received "yes" (string)' })
   t.equal(load({ CHORUS_INSTALL_BUNDLED: ' 0 ' }).installBundled, false)
+})
+
+t.test('TTS_ONNX_ENCODER_THREADS: two by default on two cores or more, never fewer than TTS_ONNX_THREADS', async t => {
+  const cores = availableParallelism()
+  t.equal(load({}).onnxEncoderThreads, Math.min(2, cores))
+  t.equal(load({ TTS_ONNX_THREADS: '4' }).onnxEncoderThreads, 4)
+  t.equal(load({ TTS_ONNX_ENCODER_THREADS: '1' }).onnxEncoderThreads, 1)
+  t.throws(() => load({ TTS_ONNX_ENCODER_THREADS: '0' }),
+    { code: 'ERR_CONFIG', message: 'Expected an integer from 1 to 256 for TTS_ONNX_ENCODER_THREADS but received "0" (string)' })
 })
