@@ -18,8 +18,13 @@ export interface ChunkingSettings {
 }
 
 export const DEFAULT_CHUNKING: ChunkingSettings = {
-  // ~6 s of audio at 22,050 Hz: ordinary sentences decode in one piece.
-  chunkFrames: 512,
+  // ~9 s of audio at 22,050 Hz: sentences up to ~18 s take one chunk per
+  // worker on two workers. With 512, a 45-word sentence (~1,300 frames)
+  // took four chunks on two workers, three inner boundaries with 64 frames
+  // of context on each side: 30 % more decoding than the sentence. One run's
+  // activations stay bounded by this size (ACTIVATION_BYTES in
+  // src/service/memory-limit.ts reserves room for them).
+  chunkFrames: 768,
   marginFrames: null,
   firstChunkFrames: 32,
   // ~1 min of speech at Piper's usual ~14 phonemes per second: no ordinary
@@ -31,6 +36,11 @@ export const DEFAULT_CHUNKING: ChunkingSettings = {
 /** Context for HiFi-GAN alone: 32 frames reproduce its one-shot decode
  * exactly (published experiments; 16 corrupt the edges). */
 export const DECODER_MARGIN_FRAMES = 32
+
+/** A sentence longer than this (~6 s of audio at 22,050 Hz) is shared by the
+ * workers even when it fits in a chunk; a shorter one is decoded in one
+ * piece, since the context decoded twice would cost more than it saves. */
+export const SPREAD_FRAMES = 512
 
 /** The margin for a cut whose chunks run `contextFrames` of frame-rate
  * layers (the flow) before the decoder, unless the operator set one. */
@@ -44,24 +54,25 @@ export interface FrameRange {
 }
 
 /** The chunks [start, end) of a latent of `frames` frames.
- * Non-streamed: one piece when it fits in a chunk; otherwise equal chunks,
+ * Non-streamed: one piece when it fits in a chunk and is no longer than
+ * SPREAD_FRAMES (or runs on one worker); otherwise equal chunks,
  * none longer than chunkFrames, as many as a multiple of `parallelism`: the
  * workers then finish together (3 chunks on 2 workers would take two rounds
  * of the longest chunk, 4 take two rounds of shorter ones).
  * Streamed: a small first chunk, then chunkFrames. */
 export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number }): FrameRange[] {
   if (frames <= 0) return []
+  const parallelism = options.stream ? 1 : Math.max(1, Math.floor(options.parallelism))
   const ranges: FrameRange[] = []
   let start = 0
   if (options.stream && frames > settings.firstChunkFrames) {
     ranges.push({ start: 0, end: settings.firstChunkFrames })
     start = settings.firstChunkFrames
-  } else if (frames <= settings.chunkFrames) {
+  } else if (frames <= settings.chunkFrames && (parallelism === 1 || frames <= SPREAD_FRAMES)) {
     return [{ start: 0, end: frames }]
   }
   const rest = frames - start
   const needed = Math.ceil(rest / settings.chunkFrames)
-  const parallelism = options.stream ? 1 : Math.max(1, Math.floor(options.parallelism))
   const count = Math.ceil(needed / parallelism) * parallelism
   const size = Math.ceil(rest / count)
   for (let s = start; s < frames; s += size) ranges.push({ start: s, end: Math.min(frames, s + size) })

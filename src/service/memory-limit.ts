@@ -81,8 +81,11 @@ export interface MemoryReserve {
 
 /** Node, ONNX Runtime, espeak-ng's data and the HTTP server, with no voice loaded. */
 export const PROCESS_BASE_BYTES = 256 * MiB
-/** Room for one running sentence's activations on a medium voice at the sentence cap. */
-export const ACTIVATION_BYTES = 128 * MiB
+/** Room for one running sentence's activations on a medium voice at the
+ * sentence cap. Scaled with the decoder's chunk when it went from 512 to 768
+ * frames: one chunk's run on bench-medium raised RSS by 198 and 265 MB at
+ * its peak (128 MiB × 265 / 198 ≈ 171 MiB). */
+export const ACTIVATION_BYTES = 176 * MiB
 /** Share of the limit kept free for allocator fragmentation and the kernel's accounting. */
 export const HEADROOM = 0.1
 /** The budget never goes below this: a tiny container still serves one small voice. */
