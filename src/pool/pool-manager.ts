@@ -14,6 +14,7 @@ import { SynthesisCancelledError } from '../engine/errors.js'
 import { VoiceBrokenError } from '../voices/errors.js'
 import { overBudget, planRoom, type EvictionReason, type Occupant } from './eviction.js'
 import type { InferenceGate } from './inference-gate.js'
+import { HeapSweep } from './heap-sweep.js'
 import { MemoryReleaser } from './memory-release.js'
 import { VoicePool, type VoicePoolOptions } from './voice-pool.js'
 
@@ -90,12 +91,14 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
   private readonly brokenVoices = new Map<string, BrokenVoice>()
   readonly gate: InferenceGate
   private readonly releaser: MemoryReleaser
+  readonly heapSweep: HeapSweep
 
   constructor (private readonly options: PoolManagerOptions, private readonly log: Logger) {
     super()
     this.gate = options.gate
     this.releaser = new MemoryReleaser(this.gate, releaseFreedMemory, error => { log.warn({ err: error }, 'releasing freed memory failed') })
     this.releaser.start()
+    this.heapSweep = new HeapSweep(error => { log.warn({ err: error }, 'collecting the main thread\'s garbage failed') })
   }
 
   /** The voice's pool, loading it (and retiring LRU idle pools) if needed.
@@ -258,8 +261,10 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
     }).finally(() => {
       this.retiring.delete(entry)
       this.closings.delete(closing)
-      // The workers are gone: hand their freed heap back to the system.
+      // The workers are gone: hand their freed heap back to the system, and
+      // collect what their pool left in this thread.
       releaseFreedMemory().catch((error: unknown) => { this.log.warn({ err: error }, 'releasing freed memory failed') })
+      if (!this.closed) this.heapSweep.request()
       this.notify()
     })
     this.closings.add(closing)
@@ -308,6 +313,7 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
 
   async close (): Promise<void> {
     this.releaser.stop()
+    this.heapSweep.stop()
     this.closed = true
     for (const name of [...this.pools.keys()]) this.retire(name, 'shutdown')
     await Promise.all(this.closings)

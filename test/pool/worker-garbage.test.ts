@@ -6,16 +6,13 @@
 import { existsSync } from 'node:fs'
 import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import t from 'tap'
+import { collectGarbage } from '../../src/pool/heap-sweep.js'
 import { postTts, startTestService } from '../helpers/service.js'
 
 // A worker's ArrayBuffer count includes what it made and handed to the main
-// thread until the main thread collects it; in this test only, a full
-// collection of the main thread first, so the count is the worker's own.
-setFlagsFromString('--expose-gc')
-const collectMainThread = runInNewContext('gc') as () => void
+// thread until the main thread collects it, so the main thread is collected
+// first and the count is the worker's own.
 
 const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
 const VOICE = 'en_US-bench-x_low'
@@ -43,7 +40,7 @@ t.test('streamed sentences with chunks leave no arrays behind in the worker', { 
     }
   }
   const probe = async (): Promise<number> => {
-    collectMainThread()
+    collectGarbage()
     return (await pool.probe()).arrayBuffers
   }
   await speak(3)
