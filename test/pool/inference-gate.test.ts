@@ -1,5 +1,6 @@
 // The process-wide limit on running inferences: never above its limit,
-// slots in arrival order, an aborted waiter leaves the queue; a drain holds
+// slots in arrival order, an aborted waiter leaves the queue, a freed slot
+// goes to its request's next work when queued in the same turn; a drain holds
 // new grants back until the running ones end or it times out.
 
 import t from 'tap'
@@ -77,6 +78,31 @@ t.test('waiters get slots in task order, earlier requests first, then arrivals w
   holder()
   await Promise.all(all)
   t.same(granted, ['r1s0', 'r1s0c1', 'r1s1', 'r3s0', 'none'])
+})
+
+t.test('a slot freed goes to the work its request queues in the same turn, before younger waiters', async t => {
+  const gate = new InferenceGate(1)
+  const sentence = await gate.acquire(undefined, [1, 0, 0])
+  const granted: string[] = []
+  const wait = (label: string, order: readonly [number, number, number]) =>
+    gate.acquire(undefined, order).then(release => { granted.push(label); release() })
+  const younger = wait('r2s0', [2, 0, 0])
+  // The sentence ends and its decoder chunk is queued at once, as the
+  // pipeline does on the sentence's result.
+  sentence()
+  const chunk = wait('r1s0c1', [1, 0, 1])
+  await Promise.all([younger, chunk])
+  t.same(granted, ['r1s0c1', 'r2s0'])
+  t.equal(gate.peak, 1)
+})
+
+t.test('a slot freed with nobody waiting is taken at once', async t => {
+  const gate = new InferenceGate(1)
+  ;(await gate.acquire())()
+  const again = gate.acquire()
+  t.equal(gate.waiting, 0, 'no wait for a free slot')
+  ;(await again)()
+  t.equal(gate.running, 0)
 })
 
 t.test('drain: no new grant until resume; resolves true once the running slots are back', async t => {
