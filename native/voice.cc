@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "errors.h"
+#include "graph_preoptimize.h"
 
 namespace chorus {
 namespace {
@@ -76,6 +77,24 @@ std::unique_ptr<Ort::Session> MakeSession(const ModelBytes& bytes, const Ort::Se
     throw NativeError(kErrOrt, "Cannot load model " + label + (std::string(part) == "model" ? "" : std::string(" (") + part + ")") +
                                    ": " + e.what());
   }
+}
+
+// The model's graph as ONNX Runtime optimises it, loaded as a session of its
+// own (see graph_preoptimize.h); the model as it is when that cannot be had.
+std::unique_ptr<Ort::Session> MakePreoptimizedSession(const ModelBytes& bytes, const Ort::SessionOptions& options,
+                                                      const SessionSettings& settings, const std::string& label,
+                                                      const char* part) {
+  if (settings.preoptimize && settings.optimization_level > 0 && bytes.data != nullptr && bytes.size > 0) {
+    std::vector<uint8_t> optimized = PreoptimizedModel(bytes, options);
+    if (!optimized.empty()) {
+      try {
+        return MakeSession(ModelBytes{optimized.data(), optimized.size()}, options, label, part);
+      } catch (const NativeError&) {
+        // Loaded below as it is, which reports its own error if any.
+      }
+    }
+  }
+  return MakeSession(bytes, options, label, part);
 }
 
 std::vector<std::string> InputNames(Ort::Session& session) {
@@ -163,10 +182,10 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
     std::lock_guard<std::mutex> lock(g_load_mutex);
     size_t before = HeapInUse();
     if (parts.whole.data != nullptr) {
-      encoder_ = MakeSession(parts.whole, options, label_, "model");
+      encoder_ = MakePreoptimizedSession(parts.whole, options, settings, label_, "model");
     } else {
       int encoder_threads = settings.encoder_intra_op_threads > 0 ? settings.encoder_intra_op_threads : settings.intra_op_threads;
-      encoder_ = MakeSession(parts.encoder, MakeOptions(settings, encoder_threads), label_, "encoder");
+      encoder_ = MakePreoptimizedSession(parts.encoder, MakeOptions(settings, encoder_threads), settings, label_, "encoder");
       decoder_ = MakeSession(parts.decoder, options, label_, "decoder");
     }
     size_t after = HeapInUse();

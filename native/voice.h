@@ -25,6 +25,10 @@ struct SessionSettings {
   int inter_op_threads = 1;
   // 0 disable, 1 basic, 2 extended, 3 all (ORT's GraphOptimizationLevel).
   int optimization_level = 3;
+  // Make the graph-heavy session (the encoder, or the whole model) from the
+  // graph ONNX Runtime has optimised, not from the model's: less memory, a
+  // longer load (see graph_preoptimize.h).
+  bool preoptimize = true;
 };
 
 // The model's bytes, borrowed for the duration of loading.

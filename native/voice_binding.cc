@@ -27,6 +27,13 @@ int IntOption(const Napi::Object& options, const char* name, int fallback) {
   return value.As<Napi::Number>().Int32Value();
 }
 
+bool BoolOption(const Napi::Object& options, const char* name, bool fallback) {
+  Napi::Value value = options.Get(name);
+  if (value.IsUndefined()) return fallback;
+  if (!value.IsBoolean()) throw Napi::TypeError::New(options.Env(), std::string(name) + " must be a boolean");
+  return value.As<Napi::Boolean>().Value();
+}
+
 Napi::Float32Array ToFloat32Array(Napi::Env env, const float* data, size_t count) {
   // The one copy of the samples: into JS memory, which can then be
   // transferred between threads without further copies.
@@ -328,6 +335,7 @@ Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
     settings.inter_op_threads = IntOption(options, "interOpThreads", settings.inter_op_threads);
     settings.encoder_intra_op_threads = IntOption(options, "encoderIntraOpThreads", settings.encoder_intra_op_threads);
     settings.optimization_level = IntOption(options, "optimizationLevel", settings.optimization_level);
+    settings.preoptimize = BoolOption(options, "preoptimize", settings.preoptimize);
     std::string key = info[0].As<Napi::String>().Utf8Value();
     Napi::Value label = options.Get("label");
     std::string name = label.IsString() ? label.As<Napi::String>().Utf8Value() : key;

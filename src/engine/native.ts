@@ -50,6 +50,7 @@ export interface NativeLoadOptions {
   encoderIntraOpThreads?: number
   interOpThreads?: number
   optimizationLevel?: number
+  preoptimize?: boolean
 }
 
 export interface NativeCancelToken {
