@@ -8,9 +8,8 @@ import t, { type Test } from 'tap'
 import { DEFAULT_CHUNKING, floatToPcm16, PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../../src/engine/index.js'
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { VITS_FRAMES_PER_ID, VITS_SAMPLES_PER_FRAME } from '../../scripts/lib/vits-model.js'
-import { FIXTURES, testModel } from '../helpers/voices.js'
+import { BENCH_VOICES, FIXTURES, testModel } from '../helpers/voices.js'
 
-const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
 const reference = JSON.parse(await readFile(join(FIXTURES, 'reference/en_us-piper-ids.json'), 'utf8')) as { sentences: Array<{ text: string, ids: number[] }> }
 
 function quiet (voice: PiperVoice, speaker = 0): SynthesisConfig {
@@ -86,11 +85,11 @@ t.test('generated voice: every reference sentence, chunked, equals the whole gra
   await referenceSentencesMatchWhole(t, await testModel('en_US-vits-medium'))
 })
 
-const skipBench = { skip: existsSync(BENCH) ? false : `no bench voices at ${BENCH}` }
+const skipBench = { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }
 
 t.test('bench voices: the cut is at the flow\'s input, found from the structure', skipBench, async t => {
   for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {
-    const bytes = new Uint8Array(await readFile(join(BENCH, `${name}.onnx`)))
+    const bytes = new Uint8Array(await readFile(join(BENCH_VOICES, `${name}.onnx`)))
     const flow = splitDecoder(bytes)
     t.equal(flow.mode, 'split', `${name} splits`)
     if (flow.mode !== 'split') continue
@@ -109,7 +108,7 @@ t.test('bench voices: the cut is at the flow\'s input, found from the structure'
 // voice (at 62, 1-LSB differences with 16-frame chunks on x_low).
 t.test('bench voices: one long sentence, chunked at either cut, equals the whole graph', skipBench, async t => {
   for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {
-    const model = join(BENCH, `${name}.onnx`)
+    const model = join(BENCH_VOICES, `${name}.onnx`)
     const split = await PiperVoice.load(model)
     const decoderOnly = await PiperVoice.load(model, { cut: 'decoder' })
     const whole = await PiperVoice.load(model, { split: false })
@@ -133,7 +132,7 @@ t.test('bench voices: one long sentence, chunked at either cut, equals the whole
 })
 
 t.test('bench voice: every reference sentence, chunked with the flow, equals the whole graph', skipBench, async t => {
-  await referenceSentencesMatchWhole(t, join(BENCH, 'en_US-bench-x_low.onnx'))
+  await referenceSentencesMatchWhole(t, join(BENCH_VOICES, 'en_US-bench-x_low.onnx'))
 })
 
 t.test('threads share one load of a model; a different file is another load', async t => {

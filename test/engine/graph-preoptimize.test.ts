@@ -7,10 +7,9 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
-import { testModel } from '../helpers/voices.js'
+import { BENCH_VOICES, testModel } from '../helpers/voices.js'
+import { SANITIZED } from '../helpers/sanitizer.js'
 
-const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
-const SANITIZED = (process.env.LD_PRELOAD ?? '').includes('libasan')
 const openFiles = (): number => readdirSync('/proc/self/fd').length
 
 const TEXTS = ['Hello there.', 'A longer sentence, with a comma, to make more frames than the first one.']
@@ -27,7 +26,7 @@ async function sameAudio (t: Test, actual: PiperVoice, expected: PiperVoice): Pr
 t.test('a split voice\'s encoder: less memory, the same audio', async t => {
   // A bench stand-in: a real voice's graph (6,263 nodes), which is what the
   // optimiser's leftovers scale with.
-  const model = join(BENCH, 'en_US-bench-x_low.onnx')
+  const model = join(BENCH_VOICES, 'en_US-bench-x_low.onnx')
   // What the first load of a process pays once (ONNX Runtime's own tables)
   // must not land on either side.
   const first = await PiperVoice.load(await testModel('en_US-vits-medium'))

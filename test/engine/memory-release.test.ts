@@ -7,9 +7,10 @@ import { join } from 'node:path'
 import t from 'tap'
 import { PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
 import { releaseFreedMemory } from '../../src/engine/runtime.js'
+import { BENCH_VOICES } from '../helpers/voices.js'
+import { SANITIZED } from '../helpers/sanitizer.js'
 
-const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
-const MODEL = join(BENCH, 'en_US-bench-x_low.onnx')
+const MODEL = join(BENCH_VOICES, 'en_US-bench-x_low.onnx')
 const MB = 1024 * 1024
 
 function residentBytes (): number {
@@ -20,7 +21,6 @@ function residentBytes (): number {
 
 // AddressSanitizer's allocator (npm run test:asan) quarantines freed blocks
 // and ignores malloc_trim: RSS says nothing there.
-const SANITIZED = (process.env.LD_PRELOAD ?? '').includes('libasan')
 
 function skipReason (): string | false {
   if (!existsSync(MODEL)) return `no bench voice at ${MODEL}`

@@ -5,6 +5,9 @@ import { DEFAULT_OUT_DIR, makeTestVoices } from '../../scripts/make-test-voices.
 
 export const VOICE_DIR = DEFAULT_OUT_DIR
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
+/** The bench stand-ins (real voices' architecture and size, random
+ * weights), in the shared folder beside the clone. */
+export const BENCH_VOICES = join(import.meta.dirname, '../../../shared/voices/bench')
 
 let ready: Promise<string> | undefined
 

@@ -8,13 +8,13 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import t from 'tap'
+import { BENCH_VOICES } from '../helpers/voices.js'
 
-const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
-const MODEL = join(BENCH, 'en_US-bench-x_low.onnx')
+const MODEL = join(BENCH_VOICES, 'en_US-bench-x_low.onnx')
 /** Growth allowed: the voice's own few objects (measured: under 1 MB). */
 const ALLOWED_BYTES = 4e6
 
-t.test('the thread that loads a split voice keeps no heap from cutting it', { skip: existsSync(MODEL) ? false : `no bench voices at ${BENCH}` }, async t => {
+t.test('the thread that loads a split voice keeps no heap from cutting it', { skip: existsSync(MODEL) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
   // A voice worker's young generation, as the pools start them.
   const worker = new Worker(new URL('./fixtures/load-heap-worker.mjs', import.meta.url), { workerData: { modelPath: MODEL }, resourceLimits: { maxYoungGenerationSizeMb: 4 } })
   const result = await new Promise<{ before: number, after: number, mode: string }>((resolve, reject) => {

@@ -9,12 +9,12 @@ import { join } from 'node:path'
 import t from 'tap'
 import { collectGarbage } from '../../src/pool/heap-sweep.js'
 import { postTts, startTestService } from '../helpers/service.js'
+import { BENCH_VOICES } from '../helpers/voices.js'
 
 // A worker's ArrayBuffer count includes what it made and handed to the main
 // thread until the main thread collects it, so the main thread is collected
 // first and the count is the worker's own.
 
-const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
 const VOICE = 'en_US-bench-x_low'
 const SENTENCES = 20
 /** Growth allowed over the sentences: the small arrays of phonemes and ids.
@@ -22,10 +22,10 @@ const SENTENCES = 20
  * that with their chunks' copies. */
 const ALLOWED_BYTES = 0.5e6
 
-t.test('streamed sentences with chunks leave no arrays behind in the worker', { skip: existsSync(join(BENCH, `${VOICE}.onnx`)) ? false : `no bench voices at ${BENCH}` }, async t => {
+t.test('streamed sentences with chunks leave no arrays behind in the worker', { skip: existsSync(join(BENCH_VOICES, `${VOICE}.onnx`)) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
   const service = await startTestService({ TTS_DEFAULT_VOICE: VOICE, TTS_WORKERS_PER_VOICE: '1', TTS_WORKER_IDLE_SECONDS: '0' }, [])
   t.teardown(() => service.stop())
-  for (const file of [`${VOICE}.onnx`, `${VOICE}.onnx.json`]) await copyFile(join(BENCH, file), join(service.voiceDir, file))
+  for (const file of [`${VOICE}.onnx`, `${VOICE}.onnx.json`]) await copyFile(join(BENCH_VOICES, file), join(service.voiceDir, file))
   for (let i = 0; i < 100; i++) {
     if ((await postTts(service.url, { text: 'Warm up.', voice: VOICE })).status === 200) break
     await new Promise(resolve => setTimeout(resolve, 100))

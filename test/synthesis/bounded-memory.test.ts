@@ -8,16 +8,16 @@ import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { postTts, request, startTestService } from '../helpers/service.js'
+import { BENCH_VOICES } from '../helpers/voices.js'
 
-const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
 const VOICE = 'en_US-bench-x_low'
 /** What this text may add to the process: a few decoder chunks and encoder runs. */
 const LIMIT_BYTES = 800e6
 
-t.test('1,200 unpunctuated characters: answered, memory bounded', { skip: existsSync(join(BENCH, `${VOICE}.onnx`)) ? false : `no bench voices at ${BENCH}` }, async t => {
+t.test('1,200 unpunctuated characters: answered, memory bounded', { skip: existsSync(join(BENCH_VOICES, `${VOICE}.onnx`)) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
   const service = await startTestService({ TTS_DEFAULT_VOICE: VOICE, TTS_TIMEOUT_SECONDS: '600' }, [])
   t.teardown(() => service.stop())
-  for (const file of [`${VOICE}.onnx`, `${VOICE}.onnx.json`]) await copyFile(join(BENCH, file), join(service.voiceDir, file))
+  for (const file of [`${VOICE}.onnx`, `${VOICE}.onnx.json`]) await copyFile(join(BENCH_VOICES, file), join(service.voiceDir, file))
   for (let i = 0; i < 100; i++) {
     if ((await postTts(service.url, { text: 'Warm up.', voice: VOICE })).status === 200) break
     await new Promise(resolve => setTimeout(resolve, 100))

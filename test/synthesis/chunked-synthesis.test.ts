@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { floatToPcm16, PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
-import { testModel } from '../helpers/voices.js'
+import { BENCH_VOICES, testModel } from '../helpers/voices.js'
 
 const VOICE = 'en_US-vits-medium'
 const LONG = 'This single sentence has no inner full stop and keeps going for quite a while so that its latent is cut into many decoder chunks'
@@ -44,13 +44,12 @@ t.test('a long sentence: chunks on both workers, sample-exact against the whole 
   t.equal(spread[0].workers, 2, 'by both workers')
 })
 
-const BENCH = join(import.meta.dirname, '../../../shared/voices/bench')
 
 t.test('a bench voice: the flow runs in chunks on both workers, sample-exact against the whole graph',
-  { skip: existsSync(BENCH) ? false : `no bench voices at ${BENCH}` }, async t => {
+  { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
     const voice = 'en_US-bench-x_low'
     const service = await startTestService({
-      TTS_VOICE_DIR: BENCH, TTS_DEFAULT_VOICE: voice, CHORUS_INSTALL_BUNDLED: '0', TTS_DECODER_CHUNK_FRAMES: '64'
+      TTS_VOICE_DIR: BENCH_VOICES, TTS_DEFAULT_VOICE: voice, CHORUS_INSTALL_BUNDLED: '0', TTS_DECODER_CHUNK_FRAMES: '64'
     }, [])
     t.teardown(() => service.stop())
     const reply = await postTts(service.url, { text: LONG, voice, ...QUIET })
@@ -58,7 +57,7 @@ t.test('a bench voice: the flow runs in chunks on both workers, sample-exact aga
     const details = (await request(`${service.url}/voices`)).json.details as Array<{ name: string, split_cut: string | null }>
     t.equal(details.find(d => d.name === voice)?.split_cut, 'flow', '/voices says the flow runs in the chunks')
 
-    const whole = await PiperVoice.load(join(BENCH, `${voice}.onnx`), { split: false })
+    const whole = await PiperVoice.load(join(BENCH_VOICES, `${voice}.onnx`), { split: false })
     t.teardown(() => whole.close())
     const [phonemes] = whole.phonemize(LONG)
     const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, whole.config)
