@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <mutex>
 #include <utility>
 
 #include "errors.h"
 #include "graph_preoptimize.h"
+#include "shared_encoder.h"
 
 namespace chorus {
 namespace {
@@ -185,14 +187,17 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
       encoder_ = MakePreoptimizedSession(parts.whole, options, settings, label_, "model");
     } else {
       int encoder_threads = settings.encoder_intra_op_threads > 0 ? settings.encoder_intra_op_threads : settings.intra_op_threads;
-      encoder_ = MakePreoptimizedSession(parts.encoder, MakeOptions(settings, encoder_threads), settings, label_, "encoder");
+      Ort::SessionOptions encoder_options = MakeOptions(settings, encoder_threads);
+      if (!LoadSharedEncoder(parts, settings, encoder_threads, encoder_options)) {
+        encoder_ = MakePreoptimizedSession(parts.encoder, encoder_options, settings, label_, "encoder");
+      }
       decoder_ = MakeSession(parts.decoder, options, label_, "decoder");
     }
     size_t after = HeapInUse();
     // The heap is the process's: a JS buffer freed meanwhile on another
     // thread can hide part of the growth, but the sessions hold at least the
     // weights they were given.
-    size_t given = parts.whole.size + parts.encoder.size + parts.decoder.size;
+    size_t given = parts.whole.size + (encoder_shared() ? weights_.size() * sizeof(float) : parts.encoder.size) + parts.decoder.size;
     memory_bytes_ = std::max(after > before ? after - before : 0, given);
   }
 
@@ -219,6 +224,52 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
   }
 }
 
+bool Voice::LoadSharedEncoder(const ModelParts& parts, const SessionSettings& settings, int encoder_threads,
+                              const Ort::SessionOptions& options) {
+  const ModelBytes& shape = parts.encoder_template;
+  if (!settings.share_encoder || shape.data == nullptr || shape.size == 0 || parts.encoder_weights.empty()) return false;
+  std::vector<FedWeight> fed;
+  size_t total = 0;
+  for (const auto& weight : parts.encoder_weights) {
+    size_t count = 1;
+    for (int64_t dim : weight.dims) {
+      // No weight is larger than the encoder: this also keeps count from overflowing.
+      if (dim < 0 || (dim > 0 && count > parts.encoder.size / static_cast<size_t>(dim))) return false;
+      count *= static_cast<size_t>(dim);
+    }
+    if (weight.offset > parts.encoder.size || count > (parts.encoder.size - weight.offset) / sizeof(float)) return false;
+    fed.push_back({weight.name, weight.dims, total, count});
+    total += count;
+  }
+  // Voices share a session only if they would have made the same one: the
+  // template's bytes themselves (~1 MB per architecture), not a hash of them.
+  std::string key = std::to_string(encoder_threads) + "/" + std::to_string(settings.inter_op_threads) + "/" +
+                    std::to_string(settings.optimization_level) + "/" + (settings.preoptimize ? "1" : "0") + "/" +
+                    std::string(reinterpret_cast<const char*>(shape.data), shape.size);
+  std::shared_ptr<Ort::Session> session;
+  try {
+    session = FindOrCreateSharedEncoder(key, [&] { return MakePreoptimizedSession(shape, options, settings, label_, "encoder"); });
+  } catch (const NativeError&) {
+    return false;  // The encoder as it is, which reports its own error if any.
+  }
+  std::vector<std::string> inputs = InputNames(*session);
+  for (const auto& weight : parts.encoder_weights) {
+    if (!Contains(inputs, weight.name) || weight.name == kInputIds || weight.name == kInputLengths ||
+        weight.name == kInputScales || weight.name == kInputSpeaker) {
+      return false;
+    }
+  }
+  weights_.resize(total);
+  for (size_t i = 0; i < fed.size(); ++i) {
+    // The bytes lie anywhere in the protobuf: copied, not viewed, so they are aligned.
+    std::memcpy(weights_.data() + fed[i].start, parts.encoder.data + parts.encoder_weights[i].offset,
+                fed[i].count * sizeof(float));
+  }
+  fed_weights_ = std::move(fed);
+  encoder_ = std::move(session);
+  return true;
+}
+
 std::vector<Ort::Value> Voice::RunEncoder(const InferenceRequest& request, CancelState* cancel) {
   if (request.ids.empty()) throw NativeError(kErrInvalidArgument, "No phoneme ids to synthesise");
   Ort::MemoryInfo memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
@@ -239,6 +290,12 @@ std::vector<Ort::Value> Voice::RunEncoder(const InferenceRequest& request, Cance
   if (has_sid_) {
     inputs.push_back(Ort::Value::CreateTensor<int64_t>(memory, speaker.data(), 1, one.data(), 1));
     names.push_back(kInputSpeaker);
+  }
+  for (const FedWeight& weight : fed_weights_) {
+    // ORT reads inputs only: the const_cast lends it the voice's weights.
+    inputs.push_back(Ort::Value::CreateTensor<float>(memory, const_cast<float*>(weights_.data() + weight.start),
+                                                     weight.count, weight.dims.data(), weight.dims.size()));
+    names.push_back(weight.name.c_str());
   }
   std::vector<const char*> outputs;
   if (split()) {

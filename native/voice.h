@@ -29,12 +29,23 @@ struct SessionSettings {
   // graph ONNX Runtime has optimised, not from the model's: less memory, a
   // longer load (see graph_preoptimize.h).
   bool preoptimize = true;
+  // A split voice given its encoder as a template (ModelParts) shares one
+  // encoder session with every voice of the same template (shared_encoder.h).
+  bool share_encoder = true;
 };
 
 // The model's bytes, borrowed for the duration of loading.
 struct ModelBytes {
   const uint8_t* data = nullptr;
   size_t size = 0;
+};
+
+// A float weight the encoder template takes as an input: its bytes are
+// [offset, offset + 4 * count of dims) of the encoder's bytes.
+struct TemplateWeight {
+  std::string name;
+  std::vector<int64_t> dims;
+  size_t offset = 0;
 };
 
 struct ModelParts {
@@ -48,6 +59,11 @@ struct ModelParts {
   // the context the chunks need), written by the TypeScript splitter and kept
   // with the shared sessions so that every thread finding them knows it.
   std::string split_info;
+  // Split mode, optional: the encoder with its float weights as inputs, and
+  // where each weight lies in `encoder`. Loaded instead of `encoder` when the
+  // shared session can be had; `encoder` as it is otherwise.
+  ModelBytes encoder_template;
+  std::vector<TemplateWeight> encoder_weights;
 };
 
 struct InferenceRequest {
@@ -91,16 +107,33 @@ class Voice {
   // Heap bytes the session(s) took when created (weights, pre-packed copies,
   // planning): measured, and never less than the model bytes given; see voice.cc.
   size_t memory_bytes() const { return memory_bytes_; }
+  // Whether the encoder runs on a session shared with other voices.
+  bool encoder_shared() const { return !fed_weights_.empty(); }
 
  private:
   std::vector<Ort::Value> RunEncoder(const InferenceRequest& request, CancelState* cancel);
   Ort::Value RunDecoder(std::vector<Ort::Value>& inputs, CancelState* cancel);
 
   std::string label_;
-  std::unique_ptr<Ort::Session> encoder_;  // the whole model in whole mode
+  // Loads a shared encoder from the template and copies this voice's
+  // weights; false (nothing kept) when ONNX Runtime refuses the template.
+  bool LoadSharedEncoder(const ModelParts& parts, const SessionSettings& settings, int encoder_threads,
+                         const Ort::SessionOptions& options);
+
+  std::shared_ptr<Ort::Session> encoder_;  // the whole model in whole mode
   std::unique_ptr<Ort::Session> decoder_;
   std::vector<std::string> boundary_;
   std::string split_info_;
+  // A shared encoder's weights, this voice's own: fed on every encoder run,
+  // each input a slice of weights_.
+  struct FedWeight {
+    std::string name;
+    std::vector<int64_t> dims;
+    size_t start = 0;  // in floats, into weights_
+    size_t count = 0;
+  };
+  std::vector<float> weights_;
+  std::vector<FedWeight> fed_weights_;
   bool has_sid_ = false;
   size_t memory_bytes_ = 0;
 };

@@ -241,6 +241,38 @@ ModelBytes BytesPart(Napi::Object parts, const char* name, std::vector<Napi::Obj
   return {bytes.Data(), bytes.ByteLength()};
 }
 
+// parts.weights: [{name: string, dims: number[], offset: number}], each a
+// float weight of parts.template at `offset` in parts.encoder.
+std::vector<TemplateWeight> TemplateWeights(Napi::Object parts) {
+  Napi::Env env = parts.Env();
+  Napi::Value value = parts.Get("weights");
+  std::vector<TemplateWeight> weights;
+  if (value.IsUndefined()) return weights;
+  auto fail = [&]() { return Napi::TypeError::New(env, "parts.weights must be [{name: string, dims: number[], offset: number}]"); };
+  if (!value.IsArray()) throw fail();
+  Napi::Array list = value.As<Napi::Array>();
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value item = list.Get(i);
+    if (!item.IsObject()) throw fail();
+    Napi::Object object = item.As<Napi::Object>();
+    Napi::Value name = object.Get("name");
+    Napi::Value dims = object.Get("dims");
+    Napi::Value offset = object.Get("offset");
+    if (!name.IsString() || !dims.IsArray() || !offset.IsNumber() || offset.As<Napi::Number>().DoubleValue() < 0) throw fail();
+    TemplateWeight weight;
+    weight.name = name.As<Napi::String>().Utf8Value();
+    weight.offset = static_cast<size_t>(offset.As<Napi::Number>().Int64Value());
+    Napi::Array sizes = dims.As<Napi::Array>();
+    for (uint32_t d = 0; d < sizes.Length(); ++d) {
+      Napi::Value size = sizes.Get(d);
+      if (!size.IsNumber()) throw fail();
+      weight.dims.push_back(size.As<Napi::Number>().Int64Value());
+    }
+    weights.push_back(std::move(weight));
+  }
+  return weights;
+}
+
 }  // namespace
 
 Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info) {
@@ -289,6 +321,7 @@ Napi::Function VoiceWrap::Define(Napi::Env env) {
                       InstanceAccessor<&VoiceWrap::HasSpeakerInput>("hasSpeakerInput"),
                       InstanceAccessor<&VoiceWrap::Split>("split"),
                       InstanceAccessor<&VoiceWrap::MemoryBytes>("memoryBytes"),
+                      InstanceAccessor<&VoiceWrap::EncoderShared>("encoderShared"),
                       InstanceAccessor<&VoiceWrap::SplitInfo>("splitInfo")});
 }
 
@@ -310,6 +343,7 @@ VoiceWrap::VoiceWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VoiceWra
     split_ = voice_->split();
     memory_bytes_ = static_cast<double>(voice_->memory_bytes());
     split_info_ = voice_->split_info();
+    encoder_shared_ = voice_->encoder_shared();
   });
 }
 
@@ -336,6 +370,7 @@ Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
     settings.encoder_intra_op_threads = IntOption(options, "encoderIntraOpThreads", settings.encoder_intra_op_threads);
     settings.optimization_level = IntOption(options, "optimizationLevel", settings.optimization_level);
     settings.preoptimize = BoolOption(options, "preoptimize", settings.preoptimize);
+    settings.share_encoder = BoolOption(options, "shareEncoder", settings.share_encoder);
     std::string key = info[0].As<Napi::String>().Utf8Value();
     Napi::Value label = options.Get("label");
     std::string name = label.IsString() ? label.As<Napi::String>().Utf8Value() : key;
@@ -353,6 +388,8 @@ Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
     }
     Napi::Value split_info = parts.Get("info");
     if (split_info.IsString()) model.split_info = split_info.As<Napi::String>().Utf8Value();
+    model.encoder_template = BytesPart(parts, "template", keep);
+    model.encoder_weights = TemplateWeights(parts);
     bool whole = model.whole.data != nullptr;
     bool split = model.encoder.data != nullptr && model.decoder.data != nullptr && !model.boundary.empty();
     if (whole == split) {
@@ -423,6 +460,10 @@ Napi::Value VoiceWrap::Split(const Napi::CallbackInfo& info) { return Napi::Bool
 
 Napi::Value VoiceWrap::MemoryBytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), memory_bytes_);
+}
+
+Napi::Value VoiceWrap::EncoderShared(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), encoder_shared_);
 }
 
 Napi::Value VoiceWrap::SplitInfo(const Napi::CallbackInfo& info) {

@@ -18,7 +18,9 @@
 //   voice.close(): drops this handle; the model is freed when no thread
 //     holds it and runs in flight have finished.
 //   voice.hasSpeakerInput, voice.split, voice.memoryBytes, voice.splitInfo
-//     (parts.info as loaded: a string the caller gave, '' when none).
+//     (parts.info as loaded: a string the caller gave, '' when none),
+//     voice.encoderShared (its encoder runs on a session shared with the
+//     voices of the same template: parts.template and parts.weights).
 //   espeakSynthesize(text, espeakVoice, rateWpm, token?) -> Promise<Int16Array>
 //     espeak-ng's own synthesizer (the built-in voice), serialised with every
 //     other espeak call by the espeak mutex.
@@ -56,6 +58,7 @@ class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
   Napi::Value HasSpeakerInput(const Napi::CallbackInfo& info);
   Napi::Value Split(const Napi::CallbackInfo& info);
   Napi::Value MemoryBytes(const Napi::CallbackInfo& info);
+  Napi::Value EncoderShared(const Napi::CallbackInfo& info);
   Napi::Value SplitInfo(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Voice> voice_;
@@ -63,6 +66,7 @@ class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
   bool split_ = false;
   double memory_bytes_ = 0;
   std::string split_info_;
+  bool encoder_shared_ = false;
 };
 
 }  // namespace chorus

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { ChorusError, InvalidArgumentError } from '../errors.js'
 import { InferenceError, NativeLoadError, PhonemizeError, SynthesisCancelledError, VoiceLoadError } from './errors.js'
 import { PACKAGE_ROOT } from '../package-root.js'
+import type { TemplateWeight } from './onnx/encoder-template.js'
 
 const require = createRequire(import.meta.url)
 
@@ -39,9 +40,19 @@ export interface NativeVoice {
   readonly memoryBytes: number
   /** The `info` the split was loaded with ('' for a whole model). */
   readonly splitInfo: string
+  /** Its encoder runs on a session shared with the voices of the same template. */
+  readonly encoderShared: boolean
 }
 
-export type NativeModelParts = { whole: Uint8Array } | { encoder: Uint8Array, decoder: Uint8Array, boundary: string[], info?: string }
+export type NativeModelParts = { whole: Uint8Array } | {
+  encoder: Uint8Array
+  decoder: Uint8Array
+  boundary: string[]
+  info?: string
+  /** The encoder with its float weights as inputs, which lie in `encoder` (onnx/encoder-template.ts). */
+  template?: Uint8Array
+  weights?: TemplateWeight[]
+}
 
 export interface NativeLoadOptions {
   label?: string
@@ -51,6 +62,7 @@ export interface NativeLoadOptions {
   interOpThreads?: number
   optimizationLevel?: number
   preoptimize?: boolean
+  shareEncoder?: boolean
 }
 
 export interface NativeCancelToken {

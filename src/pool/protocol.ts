@@ -87,6 +87,8 @@ export interface ReadyResult {
   reason?: string
   /** Heap bytes of the voice's sessions, once per process. */
   memoryBytes: number
+  /** Its encoder runs on a session shared with the voices of its architecture. */
+  encoderShared: boolean
   /** Peak of the warm-up sentence (seeds the streaming gain rule). */
   referencePeak: number
 }

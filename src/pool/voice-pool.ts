@@ -50,6 +50,8 @@ export class VoicePool {
   mode: 'split' | 'whole' = 'whole'
   /** Split voices: what runs in chunks. */
   cut: 'flow' | 'decoder' | null = null
+  /** Its encoder runs on a session shared with the voices of its architecture. */
+  encoderShared = false
   /** Peaks of the voice's recent sentences (see the gain rule in sentence-pipeline.ts). */
   private readonly peaks: number[] = []
 
@@ -92,6 +94,7 @@ export class VoicePool {
       this.memoryBytes = Math.max(...ready.map(r => r.memoryBytes))
       this.mode = ready[0].mode
       this.cut = ready[0].cut ?? null
+      this.encoderShared = ready[0].encoderShared
       if (ready[0].referencePeak > 0) this.observePeak(ready[0].referencePeak)
       return ready.find(r => r.reason !== undefined) ?? ready[0]
     } catch (error) {

@@ -115,7 +115,7 @@ export default (async () => {
       switch (task.kind) {
         case 'ready': {
           const usage = process.memoryUsage()
-          return { rss: usage.rss, arrayBuffers: usage.arrayBuffers, memoryBytes: voice.memoryBytes, referencePeak: voice.referencePeak, ...voice.mode }
+          return { rss: usage.rss, arrayBuffers: usage.arrayBuffers, memoryBytes: voice.memoryBytes, encoderShared: voice.encoderShared, referencePeak: voice.referencePeak, ...voice.mode }
         }
         case 'sentence': return await sentence(voice, task)
         case 'decode': return await decode(voice, task)

@@ -32,6 +32,8 @@ export interface VoiceInfo {
   mode: 'split' | 'whole' | null
   /** Split voices: what runs in chunks, `flow` (the flow and the decoder) or `decoder`; null otherwise. */
   split_cut: 'flow' | 'decoder' | null
+  /** Split voices: whether the encoder runs on a session shared with the voices of the same architecture; null until loaded. */
+  encoder_shared: boolean | null
   /** Set when the voice's files failed to load: why. Retried when they change. */
   broken?: string
 }
@@ -67,6 +69,7 @@ export function describeVoices (deps: VoiceSources): VoiceInfo[] {
       model_bytes: voice.modelBytes,
       mode: loaded.get(voice.name)?.mode ?? null,
       split_cut: loaded.get(voice.name)?.cut ?? null,
+      encoder_shared: loaded.get(voice.name)?.encoderShared ?? null,
       ...(broken.get(voice.name)?.version === voice.version ? { broken: broken.get(voice.name)?.reason } : {})
     }
   })
@@ -85,7 +88,8 @@ export function describeVoices (deps: VoiceSources): VoiceInfo[] {
     model_bytes: 0,
     memory_bytes: null,
     mode: null,
-    split_cut: null
+    split_cut: null,
+    encoder_shared: null
   }
   return [...installed, builtin].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 }

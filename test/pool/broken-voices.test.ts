@@ -60,7 +60,7 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
   t.equal((await request(`${service.url}/health`)).status, 200, 'the process is alive')
 
   const listing = (await request(`${service.url}/voices`)).json
-  const details = listing.details as Array<{ name: string, broken?: string, mode: string | null, split_cut: string | null }>
+  const details = listing.details as Array<{ name: string, broken?: string, mode: string | null, split_cut: string | null, encoder_shared: boolean | null }>
   const broken = listing.broken as Array<{ name: string, reason: string }>
   for (const name of Object.keys(damaged)) {
     t.type(broken.find(b => b.name === name)?.reason, 'string', `/voices lists ${name} as broken, with the reason`)
@@ -70,6 +70,8 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
   t.equal(details.find(d => d.name === GOOD)?.split_cut, 'decoder', 'and says which part runs in chunks (it has no flow)')
   t.equal(details.find(d => d.name === 'en_US-probe-medium')?.mode, 'whole', 'another graph runs whole')
   t.equal(details.find(d => d.name === 'en_US-probe-medium')?.split_cut, null)
+  t.equal(details.find(d => d.name === 'en_US-probe-medium')?.encoder_shared, false, 'a whole voice has no shared encoder')
+  t.equal(details.find(d => d.name === 'en_US-foreign-medium')?.encoder_shared, null, 'nor a voice that is not loaded')
   t.notOk(service.logs.some(line => line.msg === 'unexpected error'), 'no failure was a bug')
 
   // Repair one: it is retried when its files change.

@@ -54,8 +54,9 @@ t.test('a bench voice: the flow runs in chunks on both workers, sample-exact aga
     t.teardown(() => service.stop())
     const reply = await postTts(service.url, { text: LONG, voice, ...QUIET })
     t.equal(reply.status, 200)
-    const details = (await request(`${service.url}/voices`)).json.details as Array<{ name: string, split_cut: string | null }>
+    const details = (await request(`${service.url}/voices`)).json.details as Array<{ name: string, split_cut: string | null, encoder_shared: boolean | null }>
     t.equal(details.find(d => d.name === voice)?.split_cut, 'flow', '/voices says the flow runs in the chunks')
+    t.equal(details.find(d => d.name === voice)?.encoder_shared, true, '/voices says its encoder is the shared one')
 
     const whole = await PiperVoice.load(join(BENCH_VOICES, `${voice}.onnx`), { split: false })
     t.teardown(() => whole.close())

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { cutModel, planSplit } from './decoder-split.js'
 import type { CutterData, CutterReply } from './model-cutter.js'
+import { encoderTemplate, type EncoderTemplate } from './encoder-template.js'
 import { readModelGraph } from './model-graph.js'
 
 /** The array itself when it is its buffer's only view, else a copy: what is
@@ -13,7 +14,18 @@ function owning (bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()
 }
 
-async function * replies ({ modelPath, only }: CutterData): AsyncGenerator<CutterReply, CutterReply> {
+/** The encoder's template, when it has one: a graph it cannot be made of
+ * is loaded as it is. */
+function templateOf (encoder: Uint8Array): Partial<EncoderTemplate> {
+  try {
+    const made = encoderTemplate(encoder)
+    return made === null ? {} : { template: owning(made.template), weights: made.weights }
+  } catch {
+    return {}
+  }
+}
+
+async function * replies ({ modelPath, only, template }: CutterData): AsyncGenerator<CutterReply, CutterReply> {
   let bytes: Uint8Array
   try {
     bytes = await readFile(modelPath)
@@ -37,9 +49,11 @@ async function * replies ({ modelPath, only }: CutterData): AsyncGenerator<Cutte
       reasons.push(`${cut.cut} cut: ${parts}`)
       continue
     }
+    const encoder = owning(parts.encoder)
     yield {
       kind: 'cut',
-      encoder: owning(parts.encoder),
+      encoder,
+      ...(template ? templateOf(encoder) : {}),
       decoder: owning(parts.decoder),
       boundary: [parts.latent, ...parts.framed, ...parts.side],
       info: { cut: cut.cut, framed: parts.framed.length, contextFrames: parts.contextFrames },
@@ -55,7 +69,11 @@ if (port === null) throw new Error('cut-worker.js runs as a worker thread')
 const cuts = replies(workerData as CutterData)
 port.on('message', () => {
   void cuts.next().then(({ value }) => {
-    if (value.kind === 'cut') port.postMessage(value, [value.encoder.buffer as ArrayBuffer, value.decoder.buffer as ArrayBuffer])
-    else port.postMessage(value)
+    if (value.kind === 'cut') {
+      const moved = [value.encoder, value.decoder, ...(value.template !== undefined ? [value.template] : [])]
+      port.postMessage(value, moved.map(bytes => bytes.buffer as ArrayBuffer))
+    } else {
+      port.postMessage(value)
+    }
   })
 })

@@ -24,7 +24,8 @@
 // The decoder cut (a single live tensor, the later point) is kept as the
 // fallback; a graph with neither runs whole, as before.
 
-import { bytesField, bytesFieldHeader, concat, stringField, varintField } from './protobuf.js'
+import { bytesField, stringField } from './protobuf.js'
+import { floatValueInfo, GRAPH_INPUT, GRAPH_NAME, GRAPH_OUTPUT, modelWithGraph } from './onnx-proto.js'
 import { readModelGraph, type GraphNode, type ModelGraph, type Span } from './model-graph.js'
 
 /** Operators applied to each element (with broadcasting of constants and
@@ -321,14 +322,6 @@ function needed (nodes: GraphNode[], targets: string[], stop: Set<string>): numb
   return [...wanted].sort((a, b) => a - b)
 }
 
-// A float tensor of unknown shape: enough for a graph input or output, ONNX
-// Runtime infers the rest.
-function floatValueInfo (name: string): Uint8Array {
-  const tensorType = varintField(1, 1) // elem_type FLOAT
-  const typeProto = bytesField(1, tensorType) // TypeProto.tensor_type
-  return concat([stringField(1, name), bytesField(2, typeProto)])
-}
-
 function buildModel (graph: ModelGraph, parts: {
   nodes: number[], inputs: Uint8Array[], outputs: Uint8Array[], name: string
 }): Uint8Array {
@@ -338,13 +331,12 @@ function buildModel (graph: ModelGraph, parts: {
   for (const index of parts.nodes) for (const i of graph.nodes[index].inputs) used.add(i)
   const graphParts: Uint8Array[] = [
     ...parts.nodes.map(index => copy(graph.nodes[index])),
-    stringField(2, parts.name),
+    stringField(GRAPH_NAME, parts.name),
     ...graph.initializers.filter(i => used.has(i.name)).map(copy),
     ...parts.inputs,
     ...parts.outputs
   ]
-  const graphLength = graphParts.reduce((sum, p) => sum + p.length, 0)
-  return concat([...graph.modelFields.map(copy), bytesFieldHeader(7, graphLength), ...graphParts])
+  return modelWithGraph(graph.modelFields.map(copy), graphParts)
 }
 
 /** Writes the encoder and the chunked part for one cut, or says why it cannot. */
@@ -371,12 +363,12 @@ export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | stri
     name: 'chorus-encoder',
     nodes: needed(graph.nodes, boundary, new Set()),
     inputs: graph.inputs.map(i => graph.bytes.subarray(i.start, i.end)),
-    outputs: boundary.map(name => bytesField(12, floatValueInfo(name)))
+    outputs: boundary.map(name => bytesField(GRAPH_OUTPUT, floatValueInfo(name)))
   })
   const decoder = buildModel(graph, {
     name: 'chorus-decoder',
     nodes: decoderNodes,
-    inputs: boundary.map(name => bytesField(11, floatValueInfo(name))),
+    inputs: boundary.map(name => bytesField(GRAPH_INPUT, floatValueInfo(name))),
     outputs: graph.outputs.map(o => graph.bytes.subarray(o.start, o.end))
   })
   return {

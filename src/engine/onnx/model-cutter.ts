@@ -7,6 +7,7 @@
 
 import { Worker } from 'node:worker_threads'
 import type { SplitCut, SplitInfo } from './decoder-split.js'
+import type { TemplateWeight } from './encoder-template.js'
 
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-cut-worker.mjs' : './cut-worker.js', import.meta.url)
 
@@ -14,6 +15,9 @@ export interface CutterData {
   modelPath: string
   /** Only this cut, when set. */
   only?: SplitCut
+  /** Whether to write each encoder's template (~0.15 s for a medium
+   * voice): only a voice that shares its encoder loads one. */
+  template: boolean
 }
 
 /** One cut's parts, for the addon to load. Its reasons say why earlier
@@ -22,6 +26,10 @@ export interface CutReply {
   kind: 'cut'
   encoder: Uint8Array
   decoder: Uint8Array
+  /** The encoder with its float weights as inputs, which lie in `encoder`
+   * (encoder-template.ts); absent when it has none or was not asked for. */
+  template?: Uint8Array
+  weights?: TemplateWeight[]
   /** The encoder's outputs that the decoder takes, latent first. */
   boundary: string[]
   info: SplitInfo

@@ -2,38 +2,18 @@
 // inputs, outputs, operator, integer and string attributes, and the values
 // of small integer constants), the names of its
 // initializers, inputs and outputs, each with the byte range of its message so
-// it can be written back unchanged. Field numbers are onnx.proto's.
+// it can be written back unchanged. Field numbers: onnx-proto.ts.
 
 import { fields, fieldString, ProtobufError, WIRE_BYTES, WIRE_VARINT, type Field } from './protobuf.js'
+import {
+  ATTRIBUTE_INT, ATTRIBUTE_INTS, ATTRIBUTE_NAME, ATTRIBUTE_STRING, ATTRIBUTE_TENSOR, GRAPH_INITIALIZER, GRAPH_INPUT, GRAPH_NODE,
+  GRAPH_OUTPUT, GRAPH_SPARSE_INITIALIZER, GRAPH_VALUE_INFO, MODEL_GRAPH, NODE_ATTRIBUTE, NODE_DOMAIN, NODE_INPUT, NODE_OP_TYPE,
+  NODE_OUTPUT, TENSOR_DATA_TYPE, TENSOR_DIMS, TENSOR_INT32_DATA, TENSOR_INT64_DATA, TENSOR_NAME, TENSOR_RAW_DATA, TYPE_INT32,
+  TYPE_INT64, VALUE_INFO_NAME
+} from './onnx-proto.js'
 
-const MODEL_GRAPH = 7
-const GRAPH_NODE = 1
-const GRAPH_INITIALIZER = 5
-const GRAPH_INPUT = 11
-const GRAPH_OUTPUT = 12
-const GRAPH_VALUE_INFO = 13
-const GRAPH_SPARSE_INITIALIZER = 15
-const NODE_INPUT = 1
-const NODE_OUTPUT = 2
-const NODE_OP_TYPE = 4
-const NODE_ATTRIBUTE = 5
-const NODE_DOMAIN = 7
-const ATTRIBUTE_NAME = 1
-const ATTRIBUTE_INT = 3
-const ATTRIBUTE_STRING = 4
-const ATTRIBUTE_TENSOR = 5
-const ATTRIBUTE_INTS = 8
-const TENSOR_DIMS = 1
-const TENSOR_DATA_TYPE = 2
-const TENSOR_INT32_DATA = 5
-const TENSOR_INT64_DATA = 7
-const TENSOR_NAME = 8
-const TENSOR_RAW_DATA = 9
-const TYPE_INT32 = 6
-const TYPE_INT64 = 7
 /** Integer constants longer than this are not decoded (axes and sizes are short). */
 const MAX_INT_VALUES = 64
-const VALUE_INFO_NAME = 1
 
 export interface Span {
   start: number
@@ -103,21 +83,30 @@ function readIntField (bytes: Uint8Array, field: Field, values: number[]): void 
   }
 }
 
+/** What Chorus reads of a TensorProto: its shape, element type, the bytes
+ * of raw_data, and the integers written as int32_data or int64_data. */
+export interface TensorFields {
+  dims: number[]
+  type: number
+  raw?: Field
+  ints: number[]
+}
+
+export function readTensorFields (bytes: Uint8Array, start: number, end: number): TensorFields {
+  const tensor: TensorFields = { dims: [], type: 0, ints: [] }
+  for (const field of fields(bytes, start, end)) {
+    if (field.number === TENSOR_DIMS) readIntField(bytes, field, tensor.dims)
+    else if (field.number === TENSOR_DATA_TYPE && field.wireType === WIRE_VARINT) tensor.type = field.varint
+    else if (field.number === TENSOR_INT64_DATA || field.number === TENSOR_INT32_DATA) readIntField(bytes, field, tensor.ints)
+    else if (field.number === TENSOR_RAW_DATA && field.wireType === WIRE_BYTES) tensor.raw = field
+  }
+  return tensor
+}
+
 /** A TensorProto's values when it holds at most MAX_INT_VALUES integers. */
 function readIntTensor (bytes: Uint8Array, start: number, end: number): number[] | undefined {
-  let type = 0
-  let count = 1
-  const values: number[] = []
-  let raw: Field | undefined
-  for (const field of fields(bytes, start, end)) {
-    if (field.number === TENSOR_DIMS) {
-      const dims: number[] = []
-      readIntField(bytes, field, dims)
-      for (const d of dims) count *= d
-    } else if (field.number === TENSOR_DATA_TYPE && field.wireType === WIRE_VARINT) type = field.varint
-    else if (field.number === TENSOR_INT64_DATA || field.number === TENSOR_INT32_DATA) readIntField(bytes, field, values)
-    else if (field.number === TENSOR_RAW_DATA && field.wireType === WIRE_BYTES) raw = field
-  }
+  const { dims, type, raw, ints: values } = readTensorFields(bytes, start, end)
+  const count = dims.reduce((product, d) => product * d, 1)
   if ((type !== TYPE_INT64 && type !== TYPE_INT32) || count > MAX_INT_VALUES) return undefined
   if (raw !== undefined) {
     const width = type === TYPE_INT64 ? 8 : 4

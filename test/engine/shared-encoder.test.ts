@@ -1,0 +1,73 @@
+// Voices of one architecture share one encoder session, each feeding its own
+// weights (native/shared_encoder.h): the same audio as an encoder of its own,
+// less memory per further voice, and a fallback to an encoder of its own
+// when the template cannot be used.
+
+import { readFile } from 'node:fs/promises'
+import t from 'tap'
+import { initRuntime, PiperVoice } from '../../src/engine/index.js'
+import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
+import { encoderTemplate } from '../../src/engine/onnx/encoder-template.js'
+import { testModel } from '../helpers/voices.js'
+import { benchCopies, largestLoad } from '../helpers/voice-memory.js'
+import { SANITIZED } from '../helpers/sanitizer.js'
+import { sameAudio } from '../helpers/same-audio.js'
+
+t.test('voices of one architecture share the encoder: the same audio, less memory', async t => {
+  const [a, b, c, ...more] = await benchCopies(t, ['voice-a', 'voice-b', 'voice-c', 'further-2', 'further-3', 'own-2', 'own-3'])
+  // ONNX Runtime's own tables, paid by the first load of a process, on neither side.
+  const first = await PiperVoice.load(await testModel('en_US-vits-medium'))
+  t.teardown(() => first.close())
+  const one = await PiperVoice.load(a)
+  t.teardown(() => one.close())
+  const further = await PiperVoice.load(b)
+  t.teardown(() => further.close())
+  const own = await PiperVoice.load(c, { session: { shareEncoder: false } })
+  t.teardown(() => own.close())
+  t.ok(one.encoderShared && further.encoderShared, 'both run on the shared encoder')
+  t.notOk(own.encoderShared, 'shareEncoder: false loads an encoder of its own')
+  // Measured: 21.5 vs 31.7 MB, each the largest of three loads (the
+  // weights: 20.0 MB). AddressSanitizer's allocator (npm run test:asan) is
+  // not what memoryBytes reads there.
+  t.test('memory', { skip: SANITIZED ? 'memory_bytes is not glibc\'s heap under AddressSanitizer' : false }, async t => {
+    const furtherBytes = Math.max(further.memoryBytes, await largestLoad(t, more.slice(0, 2)))
+    const ownBytes = Math.max(own.memoryBytes, await largestLoad(t, more.slice(2), { session: { shareEncoder: false } }))
+    t.ok(furtherBytes < ownBytes - 4e6,
+      `a further voice holds its weights, not another encoder graph (${furtherBytes} vs ${ownBytes} bytes)`)
+  })
+  await sameAudio(t, further, own)
+  await sameAudio(t, one, own)
+})
+
+t.test('a template the addon cannot use: an encoder of its own', async t => {
+  const [model] = await benchCopies(t, ['voice-d'])
+  const file = await readFile(model)
+  const split = splitDecoder(new Uint8Array(file.buffer, file.byteOffset, file.byteLength))
+  if (split.mode !== 'split') throw new Error('the bench voice did not split')
+  const { encoder, decoder, latent, framed, side } = split.split
+  const made = encoderTemplate(encoder)
+  if (made === null) throw new Error('no template')
+  const { binding } = initRuntime()
+  const parts = { encoder, decoder, boundary: [latent, ...framed, ...side] }
+  const outside = made.weights.map((w, i) => i === 0 ? { ...w, offset: encoder.length } : w)
+  const fallback = await binding.loadVoice(`${model}#outside`, {}, { ...parts, template: made.template, weights: outside })
+  t.teardown(() => fallback.close())
+  t.notOk(fallback.encoderShared, 'a weight outside the encoder\'s bytes: the encoder as it is')
+  const renamed = made.weights.map((w, i) => i === 0 ? { ...w, name: 'no-such-input' } : w)
+  const other = await binding.loadVoice(`${model}#renamed`, {}, { ...parts, template: made.template, weights: renamed })
+  t.teardown(() => other.close())
+  t.notOk(other.encoderShared, 'a weight the template does not take: the encoder as it is')
+  const shared = await binding.loadVoice(`${model}#shared`, {}, { ...parts, template: made.template, weights: made.weights })
+  t.teardown(() => shared.close())
+  t.ok(shared.encoderShared, 'the same parts, intact: shared')
+  const ids = BigInt64Array.of(1n, 0n, 20n, 0n, 59n, 0n, 2n)
+  t.same(await shared.infer(ids, 0, 1, 0, 0), await fallback.infer(ids, 0, 1, 0, 0), 'the same samples either way')
+  // Arguments are checked before any work is queued: a synchronous TypeError.
+  t.throws(() => binding.loadVoice(`${model}#bad`, {}, { ...parts, template: made.template, weights: [{ name: 'x' }] as never }),
+    /parts\.weights must be \[\{name: string, dims: number\[\], offset: number\}\]/)
+})
+
+t.test('shareEncoder must be a boolean', async t => {
+  const model = await testModel('en_US-vits-medium')
+  await t.rejects(PiperVoice.load(model, { session: { shareEncoder: 1 as unknown as boolean } }), /shareEncoder must be a boolean/)
+})
