@@ -6,7 +6,7 @@
 import { threadId, workerData } from 'node:worker_threads'
 import { frameAlignedArrays, PiperVoice, planChunks, sliceLatent, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
-import { discardBytes } from '../engine/discard-bytes.js'
+import { bytesFreed, discardBytes } from '../engine/discard-bytes.js'
 import { moveResult as move } from './move-result.js'
 import { toFailure, type TaskFailure } from './task-errors.js'
 import type { ChunkInput, DecodeResult, DecodeTask, ReadyResult, SentenceResult, SentenceTask, WorkerInit, WorkerTask } from './protocol.js'
@@ -110,6 +110,7 @@ export default (async () => {
     ortLibrary: init.ortLibrary,
     espeakData: init.espeakData
   })
+  await bytesFreed()
   return async (task: WorkerTask): Promise<SentenceResult | DecodeResult | ReadyResult | TaskFailure> => {
     try {
       switch (task.kind) {
@@ -122,6 +123,9 @@ export default (async () => {
       }
     } catch (error) {
       return toFailure(error)
+    } finally {
+      // Before Piscina parks this thread in Atomics.wait() (discard-bytes.ts).
+      await bytesFreed()
     }
   }
 })()
