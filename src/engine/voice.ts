@@ -10,7 +10,7 @@ import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } fro
 import { capPhonemes, DEFAULT_CHUNKING, marginFor, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
 import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeLoadOptions, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
 import type { SplitCut, SplitInfo } from './onnx/decoder-split.js'
-import { ModelCutter } from './onnx/model-cutter.js'
+import { cutBytes, ModelCutter } from './onnx/model-cutter.js'
 import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
 import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 import type { SynthesisConfig } from './synthesis-config.js'
@@ -394,7 +394,7 @@ async function loadModel (runtime: Runtime, key: string, options: NativeLoadOpti
         } catch (error) {
           reasons.push(`${reply.info.cut} cut: ${(toTypedError(error) as Error).message}`)
         } finally {
-          discardBytes([reply.encoder, reply.decoder, ...(reply.template !== undefined ? [reply.template] : [])])
+          discardBytes(cutBytes(reply))
         }
       }
     } finally {

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { cutModel, planSplit } from './decoder-split.js'
-import type { CutterData, CutterReply } from './model-cutter.js'
+import { cutBytes, type CutterData, type CutterReply } from './model-cutter.js'
 import { encoderTemplate, type EncoderTemplate } from './encoder-template.js'
 import { readModelGraph } from './model-graph.js'
 
@@ -69,11 +69,7 @@ if (port === null) throw new Error('cut-worker.js runs as a worker thread')
 const cuts = replies(workerData as CutterData)
 port.on('message', () => {
   void cuts.next().then(({ value }) => {
-    if (value.kind === 'cut') {
-      const moved = [value.encoder, value.decoder, ...(value.template !== undefined ? [value.template] : [])]
-      port.postMessage(value, moved.map(bytes => bytes.buffer as ArrayBuffer))
-    } else {
-      port.postMessage(value)
-    }
+    if (value.kind === 'cut') port.postMessage(value, cutBytes(value).map(bytes => bytes.buffer as ArrayBuffer))
+    else port.postMessage(value)
   })
 })

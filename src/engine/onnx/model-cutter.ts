@@ -36,6 +36,11 @@ export interface CutReply {
   reasons: string[]
 }
 
+/** The byte arrays a cut carries: moved from the cut thread, freed once loaded. */
+export function cutBytes (reply: CutReply): Uint8Array[] {
+  return [reply.encoder, reply.decoder, ...(reply.template !== undefined ? [reply.template] : [])]
+}
+
 /** No more cuts; why, for those not tried. A file that cannot be read ends
  * here too: the whole-model load that follows reports it. */
 export interface EndReply {
