@@ -13,8 +13,14 @@ function status (text) {
   $('status').textContent = text
 }
 
+/** The built-in espeak voice has no noise setting: its slider is hidden, not ignored. */
+function showNoise (voice) {
+  $('noise-setting').hidden = voice?.builtin === true
+}
+
 function fillSpeakers () {
   const voice = voices.find(v => v.name === $('voice').value)
+  showNoise(voice)
   const select = $('speaker')
   select.replaceChildren()
   const names = voice?.speakers ?? []
@@ -43,7 +49,7 @@ function requestBody () {
   const body = { text: $('text').value, voice: $('voice').value, format: $('format').value }
   if (!$('speaker').disabled) body.speaker = Number($('speaker').value)
   if (touched.has('speed')) body.length_scale = Math.round(100 / Number($('speed').value)) / 100
-  if (touched.has('noise')) body.noise_scale = Number($('noise').value)
+  if (touched.has('noise') && !$('noise-setting').hidden) body.noise_scale = Number($('noise').value)
   if (touched.has('silence')) body.sentence_silence = Number($('silence').value)
   return body
 }

@@ -11,7 +11,7 @@ export function accessLog (logger: Logger): Koa.Middleware {
     const id = assignRequestId(ctx)
     const started = performance.now()
     ctx.res.once('finish', () => {
-      logger.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request')
+      logger.info({ requestId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request')
     })
     await next()
   }

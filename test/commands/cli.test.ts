@@ -1,7 +1,7 @@
 // The `chorus` command as a user runs it: a child process.
 
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -142,7 +142,7 @@ t.test('--help on every command prints its usage and exits 0 without starting an
     [['--help'], /^usage: chorus <command>/],
     [['serve', '--help'], /^usage: chorus serve\n/],
     [['say', '--help'], /^usage: chorus say TEXT/],
-    [['voices', '--help'], /^usage: chorus voices install-bundled/],
+    [['voices', '--help'], /^usage: chorus voices \[list \| install-bundled\]/],
     [['tools', '--help'], /^Usage: chorus tools/],
     [['spawner', '--help'], /^Usage: chorus spawner/],
     [['bench', '--help'], /^Usage: chorus bench/]
@@ -155,7 +155,31 @@ t.test('--help on every command prints its usage and exits 0 without starting an
   }
   const bad = await chorus(['voices', 'install-everything'])
   t.equal(bad.code, 2)
-  t.match(bad.stderr, /Expected the subcommand install-bundled for chorus voices but received "install-everything" \(string\)/)
+  t.match(bad.stderr, /Expected one of the subcommands list, install-bundled for chorus voices but received "install-everything" \(string\)/)
+})
+
+t.test('chorus voices alone lists the folder\'s voices, the built-in one and those left out', async t => {
+  const voices = await testVoiceDir()
+  const result = await chorus(['voices'], { TTS_VOICE_DIR: voices })
+  t.equal(result.code, 0, result.stderr)
+  t.match(result.stdout, `Voices in ${voices}:`)
+  t.match(result.stdout, /^ {2}en_GB-probemulti-medium {2}\(en_GB, 109 speakers, [\d.]+ MB\)$/m)
+  t.match(result.stdout, /^Built in: en_US-espeak-low/m)
+  const empty = join(out, 'no-voices')
+  await mkdir(empty)
+  await writeFile(join(empty, 'en_US-half-medium.onnx'), 'x')
+  const none = await chorus(['voices', 'list'], { TTS_VOICE_DIR: empty })
+  t.equal(none.code, 0, none.stderr)
+  t.match(none.stdout, /none \(see docs\/voices\.md/)
+  t.match(none.stdout, /Left out:\n {2}en_US-half-medium: /)
+})
+
+t.test('install-bundled says in a sentence when there is nothing to copy', async t => {
+  const result = await chorus(['voices', 'install-bundled'], { TTS_VOICE_DIR: join(out, 'bundled-target'), CHORUS_BUNDLED_VOICE_DIR: join(out, 'no-such-folder') })
+  t.equal(result.code, 0, 'the container entrypoint runs it before every start, with or without bundled voices')
+  t.match(result.stderr, /^warning: no bundled voices: .*no-such-folder does not exist$/m)
+  t.match(result.stdout, /^No voice copied: /m)
+  t.notMatch(result.stdout + result.stderr, /"level"/, 'no JSON log lines')
 })
 
 t.test('ONNX Runtime\'s telemetry is off: no device id or event store in the home folder', async t => {
