@@ -30,6 +30,7 @@ Flags (each overrides its environment variable):
   --spawner-token <token>      SPAWNER_TOKEN         (default unset)
   --spawner-timeout-ms <ms>    SPAWNER_TIMEOUT_MS    (default ${TOOLS_DEFAULTS.spawnerTimeoutMs})
   --spawner-retries <n>        SPAWNER_RETRIES       (default ${TOOLS_DEFAULTS.spawnerRetries}, GET only)
+  --spawner-max-body-bytes <n> SPAWNER_MAX_BODY_BYTES (default ${TOOLS_DEFAULTS.spawnerMaxBodyBytes}; a longer answer is cut off)
   --first-name <name>          OPENSIM_BOT_FIRST or BOT_FIRSTNAME (the active bot)
   --last-name <name>           OPENSIM_BOT_LAST or BOT_LASTNAME
   --log-level <level>          CHORUS_LOG_LEVEL      (default info)

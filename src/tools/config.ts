@@ -19,6 +19,8 @@ export interface SpawnerClientConfig {
   timeoutMs: number
   /** Retries for GET only; POST, PATCH and DELETE are never retried. */
   retries: number
+  /** Most bytes of one answer's body that are read; the rest is never received. */
+  maxBodyBytes: number
 }
 
 export interface ToolsHttpConfig {
@@ -64,6 +66,8 @@ export const TOOLS_DEFAULTS = {
   spawnerPort: 8993,
   spawnerTimeoutMs: 10_000,
   spawnerRetries: 2,
+  // A bot list of thousands of bots is a few hundred kilobytes.
+  spawnerMaxBodyBytes: 4 * 1024 * 1024,
   maxSessions: 1000,
   sessionsPerMinute: 60,
   maxBatch: 32,
@@ -81,6 +85,7 @@ export const TOOLS_FLAGS = {
   'spawner-token': { type: 'string' },
   'spawner-timeout-ms': { type: 'string' },
   'spawner-retries': { type: 'string' },
+  'spawner-max-body-bytes': { type: 'string' },
   'first-name': { type: 'string' },
   'last-name': { type: 'string' },
   'log-level': { type: 'string' },
@@ -112,7 +117,8 @@ export function parseToolsConfig (argv: readonly string[], env: Env): ToolsConfi
       port: portSetting(setting('spawner-port', 'SPAWNER_PORT'), TOOLS_DEFAULTS.spawnerPort),
       token: tokenSetting(setting('spawner-token', 'SPAWNER_TOKEN')),
       timeoutMs: integerSetting(setting('spawner-timeout-ms', 'SPAWNER_TIMEOUT_MS'), 1, 600_000, TOOLS_DEFAULTS.spawnerTimeoutMs),
-      retries: integerSetting(setting('spawner-retries', 'SPAWNER_RETRIES'), 0, 10, TOOLS_DEFAULTS.spawnerRetries)
+      retries: integerSetting(setting('spawner-retries', 'SPAWNER_RETRIES'), 0, 10, TOOLS_DEFAULTS.spawnerRetries),
+      maxBodyBytes: integerSetting(setting('spawner-max-body-bytes', 'SPAWNER_MAX_BODY_BYTES'), 1024, 1024 * 1024 * 1024, TOOLS_DEFAULTS.spawnerMaxBodyBytes)
     },
     limits: {
       maxBatch: integerSetting(setting('max-batch', 'CHORUS_TOOLS_MAX_BATCH'), 1, 10_000, TOOLS_DEFAULTS.maxBatch),

@@ -19,7 +19,10 @@ export interface CreateBotFields {
   model?: string
 }
 
-/** How a spawner call ended. Bodies are kept raw: tools hand them on verbatim. */
+/** How a spawner call ended. Bodies are kept raw: tools hand them on
+ * verbatim. A rejected answer's body may be only its start, since only an
+ * excerpt of it is shown; a successful answer too long to read whole is
+ * `unreachable`, since a cut JSON document is no answer. */
 export type SpawnerOutcome =
   | { kind: 'ok', status: number, body: string }
   | { kind: 'rejected', status: number, reason: string, body: string }
@@ -52,7 +55,7 @@ export function createSpawnerClient (config: SpawnerClientConfig, secrets: Reado
     redirect: 'error'
   })
   const send = async (method: string, path: string, form: URLSearchParams | undefined, signal: AbortSignal | undefined): Promise<SpawnerOutcome> =>
-    redactOutcome(await request(api, config.timeoutMs, { method, path, url: baseUrl + path, form, signal }), redacted)
+    redactOutcome(await request(api, config, { method, path, url: baseUrl + path, form, signal }), redacted)
 
   return {
     baseUrl,
@@ -84,7 +87,8 @@ interface Call {
   signal: AbortSignal | undefined
 }
 
-async function request (api: KyInstance, timeoutMs: number, call: Call): Promise<SpawnerOutcome> {
+async function request (api: KyInstance, config: SpawnerClientConfig, call: Call): Promise<SpawnerOutcome> {
+  const { timeoutMs, maxBodyBytes } = config
   // ky's timeout ends when the headers arrive; this guard bounds the body too.
   const bodyGuard = new AbortController()
   const signal = call.signal === undefined ? bodyGuard.signal : AbortSignal.any([call.signal, bodyGuard.signal])
@@ -97,18 +101,51 @@ async function request (api: KyInstance, timeoutMs: number, call: Call): Promise
     response = error.response
   }
   const timer = setTimeout(() => { bodyGuard.abort() }, timeoutMs)
-  let body: string
+  let body: BoundedText
   try {
-    body = await response.text()
+    body = await readBounded(response, maxBodyBytes)
   } catch (error) {
     const cause = bodyGuard.signal.aborted ? `response body not received within ${timeoutMs} ms` : errorText(error)
     return { kind: 'unreachable', error: `${cause}: ${call.method} ${call.url}` }
   } finally {
     clearTimeout(timer)
   }
-  return response.ok
-    ? { kind: 'ok', status: response.status, body }
-    : { kind: 'rejected', status: response.status, reason: response.statusText, body }
+  if (!response.ok) return { kind: 'rejected', status: response.status, reason: response.statusText, body: body.text }
+  if (body.cut) {
+    return { kind: 'unreachable', error: `${response.status} answer's body is over ${maxBodyBytes} bytes (SPAWNER_MAX_BODY_BYTES) and was not read: ${call.method} ${call.url}` }
+  }
+  return { kind: 'ok', status: response.status, body: body.text }
+}
+
+interface BoundedText {
+  text: string
+  /** The body went on past the limit; the rest was never received. */
+  cut: boolean
+}
+
+/**
+ * At most `limit` bytes of the body, as text. Past the limit the stream is
+ * cancelled, which closes the connection, so a spawner that answers with
+ * hundreds of megabytes costs this process `limit` bytes, not the answer.
+ */
+async function readBounded (response: Response, limit: number): Promise<BoundedText> {
+  if (response.body === null) return { text: '', cut: false }
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return { text: text + decoder.decode(), cut: false }
+    const room = limit - bytes
+    if (value.byteLength > room) {
+      text += decoder.decode(value.subarray(0, room))
+      await reader.cancel()
+      return { text, cut: true }
+    }
+    bytes += value.byteLength
+    text += decoder.decode(value, { stream: true })
+  }
 }
 
 function redactOutcome (outcome: SpawnerOutcome, secrets: readonly string[]): SpawnerOutcome {

@@ -23,7 +23,7 @@ t.test('tools: defaults', async (t) => {
   t.same(parseToolsConfig([], {}), {
     transport: 'http',
     http: { host: '0.0.0.0', port: 8999, path: '/mcp', token: undefined, allowedOrigins: [], maxSessions: 1000, sessionsPerMinute: 60 },
-    spawner: { host: 'opensim-ai-spawner', port: 8993, token: undefined, timeoutMs: 10000, retries: 2 },
+    spawner: { host: 'opensim-ai-spawner', port: 8993, token: undefined, timeoutMs: 10000, retries: 2, maxBodyBytes: 4 * 1024 * 1024 },
     limits: { maxBatch: 32, callsPerSession: 4, spawnerCalls: 16 },
     identity: undefined,
     logLevel: 'info',
@@ -52,7 +52,7 @@ t.test('tools: environment', async (t) => {
     CHORUS_TOOLS_CALLS_PER_SESSION: '2',
     CHORUS_TOOLS_SPAWNER_CALLS: '6'
   })
-  t.same(config.spawner, { host: 'spawner.internal', port: 9001, token: 'padded-token', timeoutMs: 2500, retries: 0 })
+  t.same(config.spawner, { host: 'spawner.internal', port: 9001, token: 'padded-token', timeoutMs: 2500, retries: 0, maxBodyBytes: 4 * 1024 * 1024 })
   t.same(config.http, {
     host: '127.0.0.1',
     port: 0,
@@ -78,11 +78,11 @@ t.test('tools: flags override the environment', async (t) => {
   const config = parseToolsConfig([
     '--stdio', '--spawner-host', 'flag-host', '--spawner-port=7000', '--spawner-token', ' flag-token ',
     '--first-name', 'Flag', '--last-name', 'Bot', '--port', '1234', '--host', '::', '--path', '/x',
-    '--spawner-timeout-ms', '100', '--spawner-retries', '5', '--log-level', 'warn',
+    '--spawner-timeout-ms', '100', '--spawner-retries', '5', '--spawner-max-body-bytes', '65536', '--log-level', 'warn',
     '--max-sessions', '7', '--sessions-per-minute', '9', '--max-batch', '3', '--calls-per-session', '1', '--spawner-calls', '2'
   ], { SPAWNER_HOST: 'env-host', SPAWNER_PORT: '9001', SPAWNER_TOKEN: 'env-token', OPENSIM_BOT_FIRST: 'Env', OPENSIM_BOT_LAST: 'Bot' })
   t.equal(config.transport, 'stdio')
-  t.same(config.spawner, { host: 'flag-host', port: 7000, token: 'flag-token', timeoutMs: 100, retries: 5 })
+  t.same(config.spawner, { host: 'flag-host', port: 7000, token: 'flag-token', timeoutMs: 100, retries: 5, maxBodyBytes: 65536 })
   t.same(config.identity, { first: 'Flag', last: 'Bot' })
   t.match(config.http, { host: '::', port: 1234, path: '/x', maxSessions: 7, sessionsPerMinute: 9 })
   t.same(config.limits, { maxBatch: 3, callsPerSession: 1, spawnerCalls: 2 })

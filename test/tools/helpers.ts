@@ -120,6 +120,7 @@ export interface ToolsOptions {
   identity?: BotName
   timeoutMs?: number
   retries?: number
+  maxBodyBytes?: number
   token?: string
   allowedOrigins?: string[]
   logger?: Logger
@@ -136,7 +137,8 @@ export function spawnerConfig (options: ToolsOptions): SpawnerClientConfig {
     port: options.spawnerPort,
     token: options.spawnerToken,
     timeoutMs: options.timeoutMs ?? 2000,
-    retries: options.retries ?? 0
+    retries: options.retries ?? 0,
+    maxBodyBytes: options.maxBodyBytes ?? TOOLS_DEFAULTS.spawnerMaxBodyBytes
   }
 }
 
