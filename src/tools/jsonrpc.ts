@@ -5,6 +5,7 @@
 
 import { isInteger, isPlainObject } from '../validate.js'
 import { invalidRequest, parseError, type JsonRpcError } from './errors.js'
+import { redactSecrets } from './redact.js'
 
 export type JsonRpcId = string | number
 
@@ -87,11 +88,20 @@ export function success (id: JsonRpcId, result: unknown): JsonRpcSuccess {
   return { jsonrpc: '2.0', id, result }
 }
 
-/** The error object carries the message and details, never a stack. */
-export function failure (id: JsonRpcId | null, error: JsonRpcError): JsonRpcFailure {
-  const body: JsonRpcFailure['error'] = { code: error.rpcCode, message: error.message }
-  if (Object.keys(error.details).length > 0) body.data = error.details
+/** The error object carries the message and details, never a stack. Both
+ * may quote what the client sent (a method, a tool name, an argument key),
+ * so `secrets` sent there by mistake are redacted, as in tool results. */
+export function failure (id: JsonRpcId | null, error: JsonRpcError, secrets: readonly string[] = []): JsonRpcFailure {
+  const body: JsonRpcFailure['error'] = { code: error.rpcCode, message: redactSecrets(error.message, secrets) }
+  if (Object.keys(error.details).length > 0) body.data = redactDeep(error.details, secrets) as Record<string, unknown>
   return { jsonrpc: '2.0', id, error: body }
+}
+
+function redactDeep (value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets)
+  if (Array.isArray(value)) return value.map(item => redactDeep(item, secrets))
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactSecrets(key, secrets), redactDeep(item, secrets)]))
 }
 
 /**

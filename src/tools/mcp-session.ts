@@ -65,7 +65,7 @@ export class McpSession {
     try {
       return success(message.id, await this.#answer(message.method, message.params, combined))
     } catch (error) {
-      if (error instanceof JsonRpcError) return failure(message.id, error)
+      if (error instanceof JsonRpcError) return failure(message.id, error, this.#context.secrets)
       this.#context.logger.error({ err: error, method: message.method }, 'request failed unexpectedly')
       return failure(message.id, internalError())
     } finally {

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { redactSecrets } from '../../src/tools/redact.js'
-import { callTool, connectHttp, sendJson, startFakeSpawner, startTools, toolsClient } from './helpers.js'
+import { callTool, connectHttp, INITIALIZE, postMcp, sendJson, startFakeSpawner, startTools, toolsClient } from './helpers.js'
 
 const TOKEN = 'Sp4wner/Token+"q"\\end~0123'
 const ME = { first: 'Me', last: 'Bot' }
@@ -68,4 +68,24 @@ t.test('the tool server\'s own token is redacted from spawner answers too', asyn
   const client = await connectHttp(t, tools.mcpUrl, { authorization: `Bearer ${toolsToken}` })
   const { result } = await callTool(client, 'bot_delete', { first: 'A', last: 'B' })
   t.equal(result.excerpt, '{"echo":"[redacted]","encoded":"[redacted]"}')
+})
+
+t.test('JSON-RPC errors never echo the bearer token, sent by mistake as a method, tool name or argument key', async (t) => {
+  const bearer = 'Bearer-Secret-7f3a9c'
+  const spawner = await startFakeSpawner(t, (_request, response) => { sendJson(response, 200, '[]') })
+  const tools = await startTools(t, { spawnerPort: spawner.port, identity: ME, token: bearer })
+  const auth = { authorization: `Bearer ${bearer}` }
+  const init = await postMcp(tools.mcpUrl, INITIALIZE, auth)
+  const session = { ...auth, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-06-18' }
+  const mistakes = [
+    { jsonrpc: '2.0', id: 2, method: bearer },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: bearer, arguments: {} } },
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'bot_get', arguments: { first: 'A', last: 'B', [bearer]: 1 } } }
+  ]
+  for (const message of mistakes) {
+    const answer = await postMcp(tools.mcpUrl, message, session)
+    t.ok(answer.body?.error !== undefined, `an error for ${JSON.stringify(message.params ?? message.method).slice(0, 40)}`)
+    t.notMatch(answer.text, bearer, 'the token is not in the answer')
+    t.match(answer.text, '[redacted]', 'where it stood, [redacted]')
+  }
 })
