@@ -4,6 +4,7 @@
 import { expectedMessage } from '../validate.js'
 import type { ToolArguments } from './arguments.js'
 import { fullName, hasControlCharacters, parseFullName, unmetNameRule, type BotName } from '../shared/bot-names.js'
+import type { OwnershipMode } from './config.js'
 import { checkOwnership } from './ownership.js'
 import { refused, spawnerRejected, spawnerUnreachable, succeeded, type DataToolResult } from './result.js'
 import type { BotAction, CreateBotFields, SpawnerClient, SpawnerOutcome } from './spawner-client.js'
@@ -12,6 +13,8 @@ export interface ToolContext {
   spawner: SpawnerClient
   /** The active bot; undefined when no identity is configured. */
   identity: BotName | undefined
+  /** Which tools the ownership rule guards (see config.ts). */
+  ownership: OwnershipMode
   signal?: AbortSignal
 }
 
@@ -27,10 +30,17 @@ export const getBot: ToolHandler = async (args, { spawner, signal }) =>
   await withName(args, async (name) =>
     toResult(await spawner.getBot(name, signal), () => `Read bot ${fullName(name)}.`))
 
-export const createBot: ToolHandler = async (args, { spawner, identity, signal }) =>
+export const createBot: ToolHandler = async (args, { spawner, identity, ownership, signal }) =>
   await withName(args, async (name) => {
     const fields = createFields(args, identity)
     const parent = fields.parent === undefined ? 'no parent' : `parent ${fields.parent}`
+    if (ownership === 'strict') {
+      // A new bot joins the tree of its parent: in strict mode only under the active bot's own tree.
+      const owner = fields.parent === undefined ? undefined : parseFullName(fields.parent)
+      if (owner === undefined) return refused(`Refusing to create ${fullName(name)} with no parent: in strict ownership mode a new bot must join the active bot's tree.`)
+      const decision = await checkOwnership(spawner, identity, owner, signal)
+      if (!decision.allowed) return refused(`Refusing to create ${fullName(name)} under ${fields.parent}: ${decision.reason}.`)
+    }
     return toResult(await spawner.createBot(name, fields, signal), () => `Created bot ${fullName(name)} (level ${fields.level}, ${parent}).`)
   })
 
@@ -38,9 +48,14 @@ export const startBot = actionHandler('start', 'Started')
 export const stopBot = actionHandler('stop', 'Stopped')
 export const restartBot = actionHandler('restart', 'Restarted')
 
-export const deleteBot: ToolHandler = async (args, { spawner, signal }) =>
-  await withName(args, async (name) =>
-    toResult(await spawner.deleteBot(name, signal), () => `Deleted bot ${fullName(name)}.`))
+export const deleteBot: ToolHandler = async (args, { spawner, identity, ownership, signal }) =>
+  await withName(args, async (name) => {
+    if (ownership === 'strict') {
+      const decision = await checkOwnership(spawner, identity, name, signal)
+      if (!decision.allowed) return refused(`Refusing to delete ${fullName(name)}: ${decision.reason}.`)
+    }
+    return toResult(await spawner.deleteBot(name, signal), () => `Deleted bot ${fullName(name)}.`)
+  })
 
 function actionHandler (action: BotAction, done: string): ToolHandler {
   return async (args, { spawner, identity, signal }) =>

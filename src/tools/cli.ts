@@ -39,6 +39,8 @@ Flags (each overrides its environment variable):
   --max-batch <n>              CHORUS_TOOLS_MAX_BATCH           (default ${TOOLS_DEFAULTS.maxBatch} messages)
   --calls-per-session <n>      CHORUS_TOOLS_CALLS_PER_SESSION   (default ${TOOLS_DEFAULTS.callsPerSession} spawner calls at once)
   --spawner-calls <n>          CHORUS_TOOLS_SPAWNER_CALLS       (default ${TOOLS_DEFAULTS.spawnerCalls} spawner calls at once, in total)
+  --ownership actions|strict   CHORUS_TOOLS_OWNERSHIP           (default actions: the rule guards start, stop
+                               and restart; strict: delete and create under a parent too)
 Environment only:
   CHORUS_TOOLS_TOKEN           bearer token required on ${TOOLS_DEFAULTS.path}
   CHORUS_TOOLS_ALLOWED_ORIGINS browser origins allowed on ${TOOLS_DEFAULTS.path}, comma-separated
@@ -62,6 +64,7 @@ export async function runToolsCommand (argv: string[], io: CommandIo): Promise<n
   const context: McpServerContext = {
     spawner: createSpawnerClient(config.spawner, [config.http.token]),
     identity: config.identity,
+    ownership: config.ownership,
     logger,
     secrets: [config.spawner.token, config.http.token].filter((secret): secret is string => secret !== undefined),
     maxBatch: config.limits.maxBatch,
@@ -81,7 +84,8 @@ function describeStart (config: ToolsConfig, context: McpServerContext): Record<
   return {
     spawner: context.spawner.baseUrl,
     spawnerAuth: config.spawner.token !== undefined,
-    identity: config.identity === undefined ? null : fullName(config.identity)
+    identity: config.identity === undefined ? null : fullName(config.identity),
+    ownership: config.ownership
   }
 }
 

@@ -5,7 +5,7 @@
 import { ConfigError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
 import {
-  configError, envSetting, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
+  choiceSetting, configError, envSetting, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
   type Env, type FlagSpecs, type FlagValues, type LogLevel, type Setting
 } from '../shared/config-values.js'
 import { unmetNameRule, type BotName } from '../shared/bot-names.js'
@@ -47,6 +47,11 @@ export interface ToolsLimits {
   spawnerCalls: number
 }
 
+/** Which tools the ownership rule guards: `actions` (start, stop, restart;
+ * the original contract) or `strict` (delete, and create under a parent, too). */
+export type OwnershipMode = 'actions' | 'strict'
+export const OWNERSHIP_MODES: readonly OwnershipMode[] = ['actions', 'strict']
+
 export interface ToolsConfig {
   transport: 'http' | 'stdio'
   http: ToolsHttpConfig
@@ -54,6 +59,7 @@ export interface ToolsConfig {
   limits: ToolsLimits
   /** The active bot, on whose behalf the tools act; undefined when not configured. */
   identity?: BotName
+  ownership: OwnershipMode
   logLevel: LogLevel
   help: boolean
 }
@@ -94,6 +100,7 @@ export const TOOLS_FLAGS = {
   'max-batch': { type: 'string' },
   'calls-per-session': { type: 'string' },
   'spawner-calls': { type: 'string' },
+  ownership: { type: 'string' },
   help: { type: 'boolean' }
 } satisfies FlagSpecs
 
@@ -126,6 +133,7 @@ export function parseToolsConfig (argv: readonly string[], env: Env): ToolsConfi
       spawnerCalls: integerSetting(setting('spawner-calls', 'CHORUS_TOOLS_SPAWNER_CALLS'), 1, 10_000, TOOLS_DEFAULTS.spawnerCalls)
     },
     identity: parseIdentity(flags, env),
+    ownership: choiceSetting(setting('ownership', 'CHORUS_TOOLS_OWNERSHIP'), OWNERSHIP_MODES, 'actions'),
     logLevel: logLevelSetting(setting('log-level', 'CHORUS_LOG_LEVEL')),
     help: flags.help === true
   }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { expectedMessage, isPlainObject } from '../validate.js'
 import { checkArguments } from './arguments.js'
 import type { BotName } from '../shared/bot-names.js'
+import type { OwnershipMode } from './config.js'
 import { SERVER_INSTRUCTIONS, TOOL_DEFINITIONS, describeTool, findTool } from './definitions.js'
 import { JsonRpcError, internalError, invalidParams, invalidRequest, methodNotFound } from './errors.js'
 import { failure, success, type Dispatchable, type JsonRpcId, type JsonRpcResponse } from './jsonrpc.js'
@@ -23,6 +24,8 @@ export const SERVER_INFO = { name: 'chorus-tools', title: 'Chorus bot spawner to
 export interface McpServerContext {
   spawner: SpawnerClient
   identity: BotName | undefined
+  /** Which tools the ownership rule guards (see config.ts). */
+  ownership: OwnershipMode
   logger: Logger
   /** Strings that must never leave the server (the spawner token). */
   secrets: readonly string[]
@@ -109,8 +112,8 @@ export class McpSession {
     }
     const args = checkArguments(tool.inputSchema, params.arguments)
     const started = performance.now()
-    const { identity, logger, secrets } = this.#context
-    const result = redactResult(await tool.run(args, { spawner: this.#spawner, identity, signal }), secrets)
+    const { identity, ownership, logger, secrets } = this.#context
+    const result = redactResult(await tool.run(args, { spawner: this.#spawner, identity, ownership, signal }), secrets)
     logger.info({ tool: tool.name, ok: result.ok, status: result.status, ms: Math.round(performance.now() - started) }, 'tool called')
     return toCallToolResult(result)
   }

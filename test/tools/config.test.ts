@@ -26,6 +26,7 @@ t.test('tools: defaults', async (t) => {
     spawner: { host: 'opensim-ai-spawner', port: 8993, token: undefined, timeoutMs: 10000, retries: 2, maxBodyBytes: 4 * 1024 * 1024 },
     limits: { maxBatch: 32, callsPerSession: 4, spawnerCalls: 16 },
     identity: undefined,
+    ownership: 'actions',
     logLevel: 'info',
     help: false
   })
@@ -50,7 +51,8 @@ t.test('tools: environment', async (t) => {
     CHORUS_TOOLS_SESSIONS_PER_MINUTE: '10',
     CHORUS_TOOLS_MAX_BATCH: '8',
     CHORUS_TOOLS_CALLS_PER_SESSION: '2',
-    CHORUS_TOOLS_SPAWNER_CALLS: '6'
+    CHORUS_TOOLS_SPAWNER_CALLS: '6',
+    CHORUS_TOOLS_OWNERSHIP: 'strict'
   })
   t.same(config.spawner, { host: 'spawner.internal', port: 9001, token: 'padded-token', timeoutMs: 2500, retries: 0, maxBodyBytes: 4 * 1024 * 1024 })
   t.same(config.http, {
@@ -63,6 +65,8 @@ t.test('tools: environment', async (t) => {
     sessionsPerMinute: 10
   })
   t.same(config.limits, { maxBatch: 8, callsPerSession: 2, spawnerCalls: 6 })
+  t.equal(config.ownership, 'strict')
+  t.equal(parseToolsConfig([], {}).ownership, 'actions', 'the original contract by default')
   t.same(config.identity, { first: 'Ada', last: 'Lovelace' })
   t.equal(config.logLevel, 'debug')
 
@@ -108,6 +112,8 @@ t.test('tools: errors name the flag or variable', async (t) => {
     [['--spawner-host', 'a b'], {}, 'Expected a host name or IP address for --spawner-host but received "a b" (string)'],
     [[], { SPAWNER_TIMEOUT_MS: '0' }, 'Expected an integer from 1 to 600000 for SPAWNER_TIMEOUT_MS but received "0" (string)'],
     [[], { SPAWNER_RETRIES: '11' }, 'Expected an integer from 0 to 10 for SPAWNER_RETRIES but received "11" (string)'],
+    [[], { SPAWNER_MAX_BODY_BYTES: '10' }, 'Expected an integer from 1024 to 1073741824 for SPAWNER_MAX_BODY_BYTES but received "10" (string)'],
+    [['--ownership', 'loose'], {}, 'Expected one of actions, strict for --ownership but received "loose" (string)'],
     [[], { OPENSIM_BOT_FIRST: 'Ada' }, 'Expected the bot last name (it is needed with the first name) for --last-name, OPENSIM_BOT_LAST or BOT_LASTNAME but received undefined (undefined)'],
     [['--last-name', 'Lovelace'], {}, 'Expected the bot first name (it is needed with the last name) for --first-name, OPENSIM_BOT_FIRST or BOT_FIRSTNAME but received undefined (undefined)'],
     [[], { OPENSIM_BOT_FIRST: 'a/b', OPENSIM_BOT_LAST: 'c' }, 'Expected a name without "/" or "\\" for OPENSIM_BOT_FIRST but received "a/b" (string)'],

@@ -16,7 +16,7 @@ import type { BotName } from '../../src/shared/bot-names.js'
 import type { DataToolResult } from '../../src/tools/result.js'
 import { createSpawnerClient } from '../../src/tools/spawner-client.js'
 import { spawnerCallLimits } from '../../src/tools/spawner-limits.js'
-import { TOOLS_DEFAULTS, type SpawnerClientConfig, type ToolsHttpConfig } from '../../src/tools/config.js'
+import { TOOLS_DEFAULTS, type OwnershipMode, type SpawnerClientConfig, type ToolsHttpConfig } from '../../src/tools/config.js'
 
 /** The slice of a tap Test these helpers need. */
 export interface Teardown {
@@ -129,6 +129,7 @@ export interface ToolsOptions {
   maxBatch?: number
   callsPerSession?: number
   spawnerCalls?: number
+  ownership?: OwnershipMode
 }
 
 export function spawnerConfig (options: ToolsOptions): SpawnerClientConfig {
@@ -146,6 +147,7 @@ export function toolsContext (options: ToolsOptions): McpServerContext {
   return {
     spawner: createSpawnerClient(spawnerConfig(options), [options.token]),
     identity: options.identity,
+    ownership: options.ownership ?? 'actions',
     logger: options.logger ?? memoryLogger('silent').logger,
     secrets: [options.spawnerToken, options.token].filter((secret): secret is string => secret !== undefined),
     maxBatch: options.maxBatch ?? TOOLS_DEFAULTS.maxBatch,

@@ -157,3 +157,37 @@ t.test('refused: an ancestry longer than any real hierarchy', async (t) => {
   })
   t.equal(spawner.requests.length, 65)
 })
+
+t.test('the default mode keeps the original contract: delete and create are not guarded', async (t) => {
+  const spawner = await referenceTree(t)
+  const asKid = await toolsClient(t, { spawnerPort: spawner.port, identity: { first: 'Kid', last: 'Builder' } })
+  t.equal((await callTool(asKid, 'bot_delete', { first: 'Stranger', last: 'Actor' })).result.ok, true, 'an unrelated bot deleted')
+  t.equal((await callTool(asKid, 'bot_create', { first: 'New', last: 'Actor', level: 'ACTOR', parent: 'Other Gov' })).result.ok, true,
+    'a bot created under an unrelated parent')
+})
+
+t.test('strict mode: delete and create only within the active bot\'s own tree', async (t) => {
+  const spawner = await referenceTree(t)
+  const asKid = await toolsClient(t, { spawnerPort: spawner.port, identity: { first: 'Kid', last: 'Builder' }, ownership: 'strict' })
+  t.same((await callTool(asKid, 'bot_delete', { first: 'Stranger', last: 'Actor' })).result, {
+    ok: false,
+    message: 'Refusing to delete Stranger Actor: it is neither the active bot Kid Builder nor one of its descendants (its chain of parents ends at Other Gov).'
+  })
+  t.same((await callTool(asKid, 'bot_create', { first: 'New', last: 'Actor', level: 'ACTOR', parent: 'Other Gov' })).result, {
+    ok: false,
+    message: 'Refusing to create New Actor under Other Gov: it is neither the active bot Kid Builder nor one of its descendants (its chain of parents ends at Other Gov).'
+  })
+  t.equal(spawner.store.list().length, 6, 'nothing deleted or created outside the tree')
+
+  const own = await callTool(asKid, 'bot_create', { first: 'Own', last: 'Actor', level: 'ACTOR' })
+  t.equal(own.result.ok, true, `under the active bot by default: ${own.result.message}`)
+  const deep = await callTool(asKid, 'bot_create', { first: 'Deep', last: 'Actor', level: 'ACTOR', parent: 'Grand Actor' })
+  t.equal(deep.result.ok, false, 'a descendant may be a parent as far as ownership goes; the spawner decides on levels')
+  t.notMatch(deep.result.message, /^Refusing/, 'refused by the spawner (level rule), not by ownership')
+  t.equal((await callTool(asKid, 'bot_delete', { first: 'Grand', last: 'Actor' })).result.ok, true, 'a descendant deleted')
+  t.equal((await callTool(asKid, 'bot_delete', { first: 'Own', last: 'Actor' })).result.ok, true)
+
+  const nobody = await toolsClient(t, { spawnerPort: spawner.port, ownership: 'strict' })
+  t.match((await callTool(nobody, 'bot_create', { first: 'Root', last: 'Gov', level: 'GOVERNOR' })).result.message,
+    /^Refusing to create Root Gov with no parent: in strict ownership mode/)
+})
