@@ -1,7 +1,10 @@
 // A Piper voice's .onnx.json, parsed into a typed VoiceConfig. Every problem
-// is a VoiceConfigError naming the file and the field.
+// is a VoiceConfigError naming the file and the field. Clients may see these
+// messages (a broken voice's reason), so they name the file without its
+// folder and never quote the file's contents: the folder goes to the log.
 
 import { readFile } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { VoiceConfigError } from './errors.js'
 import { expectedMessage, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 
@@ -29,6 +32,9 @@ export interface VoiceConfig {
   inference: InferenceDefaults
 }
 
+/** Rates real audio uses; outside them a config is damaged, and a WAV header would say so. */
+export const SAMPLE_RATE_RANGE = { min: 8000, max: 96_000 } as const
+
 // Piper's defaults where a config leaves inference settings out.
 const DEFAULT_INFERENCE: InferenceDefaults = { noiseScale: 0.667, lengthScale: 1, noiseW: 0.8 }
 
@@ -50,6 +56,11 @@ class ConfigReader {
 
   string (value: unknown, field: string): string {
     return typeof value === 'string' && value.length > 0 ? value : this.fail('a non-empty string', field, value)
+  }
+
+  sampleRate (value: unknown): number {
+    const { min, max } = SAMPLE_RATE_RANGE
+    return isInteger(value) && value >= min && value <= max ? value : this.fail(`an integer from ${min} to ${max} (Hz)`, 'audio.sample_rate', value)
   }
 
   positiveInteger (value: unknown, field: string): number {
@@ -109,9 +120,9 @@ function parseSpeakers (read: ConfigReader, value: unknown, numSpeakers: number)
   return map
 }
 
-/** Validates a parsed config object; `file` names it in errors. */
+/** Validates a parsed config object; `file` (its name, not its folder) names it in errors. */
 export function parseVoiceConfig (json: unknown, file: string): VoiceConfig {
-  const read: ConfigReader = new ConfigReader(file)
+  const read: ConfigReader = new ConfigReader(basename(file))
   const root = read.object(json, '(root)')
   const audio = read.object(root.audio, 'audio')
   const rawType = root.phoneme_type ?? 'espeak'
@@ -123,7 +134,7 @@ export function parseVoiceConfig (json: unknown, file: string): VoiceConfig {
   const inference = read.optionalObject(root.inference, 'inference')
   const language = read.optionalObject(root.language, 'language')
   return {
-    sampleRate: read.positiveInteger(audio.sample_rate, 'audio.sample_rate'),
+    sampleRate: read.sampleRate(audio.sample_rate),
     ...(typeof audio.quality === 'string' ? { quality: audio.quality } : {}),
     ...(typeof language.code === 'string' ? { languageCode: language.code } : {}),
     espeakVoice,
@@ -142,19 +153,27 @@ export function parseVoiceConfig (json: unknown, file: string): VoiceConfig {
 
 /** Reads and validates `<model>.onnx.json` (or `file`). */
 export async function loadVoiceConfig (file: string): Promise<VoiceConfig> {
+  const name = basename(file)
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message
-    throw new VoiceConfigError(`Cannot read voice config ${file}: ${reason}`, { cause: error, details: { file } })
+    const code = (error as NodeJS.ErrnoException).code
+    const reason = code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? 'error'})`
+    throw new VoiceConfigError(`Cannot read voice config ${name}: ${reason}`, { cause: error, details: { file: name } })
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new VoiceConfigError(`Invalid voice config ${file}: not valid JSON (${(error as Error).message})`,
-      { cause: error, details: { file } })
+    // V8's message quotes the text it failed on: say only where.
+    throw new VoiceConfigError(`Invalid voice config ${name}: not valid JSON${jsonErrorPlace(error)}`,
+      { cause: error, details: { file: name } })
   }
   return parseVoiceConfig(json, file)
+}
+
+function jsonErrorPlace (error: unknown): string {
+  const position = /position (\d+)/.exec((error as Error).message)?.[1]
+  return position === undefined ? '' : ` (at character ${position})`
 }

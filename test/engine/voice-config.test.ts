@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
@@ -32,7 +32,8 @@ t.test('every broken field is named, with what was expected and what arrived', a
   const cases: Array<[string, unknown, RegExp]> = [
     ['not an object', [1, 2], /Expected an object for \(root\) but received \[1,2\] \(array\)/],
     ['no audio', without('audio'), /Expected an object for audio but received undefined/],
-    ['sample rate 0', { ...good, audio: { sample_rate: 0 } }, /Expected a positive integer for audio\.sample_rate but received 0 \(number\)/],
+    ['sample rate 0', { ...good, audio: { sample_rate: 0 } }, /Expected an integer from 8000 to 96000 \(Hz\) for audio\.sample_rate but received 0 \(number\)/],
+    ['sample rate 2 GHz', { ...good, audio: { sample_rate: 2_000_000_000 } }, /Expected an integer from 8000 to 96000 \(Hz\) for audio\.sample_rate but received 2000000000/],
     ['sample rate string', { ...good, audio: { sample_rate: '22050' } }, /audio\.sample_rate but received "22050" \(string\)/],
     ['no phoneme_id_map', without('phoneme_id_map'), /Expected an object for phoneme_id_map but received undefined/],
     ['no pad', { ...good, phoneme_id_map: { '^': [1], $: [2] } }, /Expected an entry for "_" for phoneme_id_map/],
@@ -45,7 +46,7 @@ t.test('every broken field is named, with what was expected and what arrived', a
   ]
   for (const [name, json, message] of cases) {
     t.throws(() => parseVoiceConfig(json, '/voices/x.onnx.json'), { name: 'VoiceConfigError', code: 'ERR_VOICE_CONFIG', message }, name)
-    t.throws(() => parseVoiceConfig(json, '/voices/x.onnx.json'), { message: /^Invalid voice config \/voices\/x\.onnx\.json: / }, `${name} names the file`)
+    t.throws(() => parseVoiceConfig(json, '/voices/x.onnx.json'), { message: /^Invalid voice config x\.onnx\.json: / }, `${name} names the file, not its folder`)
   }
 })
 
@@ -56,6 +57,13 @@ t.test('missing, unreadable and malformed files', async t => {
   await writeFile(join(dir, 'bad.onnx.json'), '{"audio": ')
   await t.rejects(loadVoiceConfig(join(dir, 'bad.onnx.json')), { code: 'ERR_VOICE_CONFIG', message: /bad\.onnx\.json: not valid JSON/ })
   await t.rejects(loadVoiceConfig(dir), VoiceConfigError, 'a folder is not a config')
+  // A config linked to another file must not show that file's contents, nor the folder.
+  await writeFile(join(dir, 'secret.txt'), 'root:x:0:0:root:/root:/bin/bash\n')
+  await symlink(join(dir, 'secret.txt'), join(dir, 'linked.onnx.json'))
+  const linked = await loadVoiceConfig(join(dir, 'linked.onnx.json')).catch((error: Error) => error)
+  t.match(linked, { code: 'ERR_VOICE_CONFIG', message: 'Invalid voice config linked.onnx.json: not valid JSON' })
+  t.notMatch((linked as Error).message, /root|bin\/bash/, 'no contents quoted')
+  t.notMatch(JSON.stringify(linked), dir, 'no folder in the message or details')
 })
 
 t.test('model problems are VoiceLoadErrors naming the file', async t => {

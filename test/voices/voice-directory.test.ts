@@ -106,7 +106,7 @@ t.test('half-present and broken voices are left out, logged once, and crash noth
   t.match(reasons.get('en_US-onlymodel-medium'), /en_US-onlymodel-medium\.onnx\.json is missing/)
   t.match(reasons.get('en_US-onlyconfig-medium'), /en_US-onlyconfig-medium\.onnx is missing/)
   t.match(reasons.get('en_US-badjson-medium'), /not valid JSON/)
-  t.match(reasons.get('en_US-norate-medium'), /Expected a positive integer for audio\.sample_rate but received -1/)
+  t.match(reasons.get('en_US-norate-medium'), /Expected an integer from 8000 to 96000 \(Hz\) for audio\.sample_rate but received -1/)
   t.match(reasons.get('en_US-empty-medium'), /empty/)
   t.match(reasons.get('not a voice'), /not a valid voice name/)
   const distinct = new Set(leftOut.map(line => `${line.voice}: ${line.reason}`))
