@@ -6,10 +6,11 @@
 
 import { parseArgs } from 'node:util'
 import { InvalidArgumentError } from '../errors.js'
-import { DEFAULT_VOICE_DIR, loadServiceConfig } from '../service/config.js'
+import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
 import type { Env } from '../shared/config-values.js'
 import { createLogger } from '../shared/logger.js'
 import { expectedMessage } from '../validate.js'
+import { initRuntime } from '../engine/index.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 import { installBundledVoices, type InstallLog } from '../voices/bundled.js'
 import { VoiceRegistry } from '../voices/registry.js'
@@ -33,8 +34,10 @@ const SENTENCES: InstallLog = {
   warn: (_fields, message) => console.error(`warning: ${message}`)
 }
 
-async function list (voiceDir: string, rescanMs: number): Promise<number> {
+async function list ({ voiceDir, rescanMs, ortLibrary, espeakData }: ServiceConfig): Promise<number> {
   // Its own problems (an unreadable folder) are shown below, not logged as JSON.
+  // With espeak-ng up, the scan also finds configs naming a voice it does not have.
+  initRuntime({ ortLibrary, espeakData })
   const registry = new VoiceRegistry(voiceDir, createLogger('chorus-voices', 'silent'), rescanMs)
   await registry.rescan()
   const rows = registry.all().map(voice => {
@@ -64,7 +67,7 @@ export async function voices (argv: string[], env: Env): Promise<number> {
     throw new InvalidArgumentError(expectedMessage(`one of the subcommands ${SUBCOMMANDS.join(', ')}`, 'chorus voices', positionals.join(' ')))
   }
   const config = loadServiceConfig(env)
-  if (subcommand === 'list') return await list(config.voiceDir, config.rescanMs)
+  if (subcommand === 'list') return await list(config)
   const result = await installBundledVoices(config.bundledVoiceDir, config.voiceDir, SENTENCES)
   if (result.copied.length === 0) console.log(`No voice copied: ${config.voiceDir} already has every bundled voice, or there are none.`)
   return 0

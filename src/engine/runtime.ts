@@ -41,6 +41,23 @@ export function initRuntime (options: RuntimeOptions = {}): Runtime {
 }
 
 /**
+ * Whether espeak-ng has a voice of this name (a config's espeak.voice), so a
+ * voice that could never phonemize is left out when the folder is scanned
+ * rather than failing every request. Undefined before the runtime is up.
+ * Selecting a voice is the only reliable test: espeak-ng resolves names,
+ * aliases and variants its own way.
+ */
+export function espeakHasVoice (name: string): boolean | undefined {
+  if (runtime === undefined) return undefined
+  try {
+    runtime.binding.phonemize('a', name)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
  * Hands freed memory back to the operating system: the unused regions of
  * ONNX Runtime's process-wide arena (which otherwise keeps every block it
  * grew by) and glibc's freed blocks. Runs off the JS thread; a no-op before

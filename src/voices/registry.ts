@@ -9,7 +9,7 @@ import { watch, type FSWatcher } from 'node:fs'
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
-import { loadVoiceConfig, type VoiceConfig } from '../engine/index.js'
+import { espeakHasVoice, loadVoiceConfig, type VoiceConfig } from '../engine/index.js'
 import { isValidVoiceName } from './voice-name.js'
 
 export interface InstalledVoice {
@@ -168,6 +168,9 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
       const known = this.voices.get(name)
       if (known?.version === version) return known
       const config = await loadVoiceConfig(configPath)
+      if (config.phonemeType === 'espeak' && espeakHasVoice(config.espeakVoice) === false) {
+        return this.report(name, `espeak-ng has no voice named ${JSON.stringify(config.espeakVoice)} (espeak.voice in ${name}${CONFIG_SUFFIX})`)
+      }
       return { name, modelPath, configPath, config, modelBytes: model.size, version }
     } catch (error) {
       return this.report(name, (error as Error).message)
