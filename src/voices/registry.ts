@@ -10,6 +10,7 @@ import { mkdir, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { espeakHasVoice, loadVoiceConfig, type VoiceConfig } from '../engine/index.js'
+import { modelHeaderProblem } from '../engine/onnx/model-header.js'
 import { isValidVoiceName } from './voice-name.js'
 
 export interface InstalledVoice {
@@ -167,6 +168,9 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
       const version = `${model.size}:${model.mtimeMs}:${configStat.size}:${configStat.mtimeMs}`
       const known = this.voices.get(name)
       if (known?.version === version) return known
+      // Before any load: a garbage or oversized file must cost its first kilobytes, not its size.
+      const problem = await modelHeaderProblem(modelPath, model.size)
+      if (problem !== undefined) return this.report(name, `${name}${MODEL_SUFFIX}: ${problem}`)
       const config = await loadVoiceConfig(configPath)
       if (config.phonemeType === 'espeak' && espeakHasVoice(config.espeakVoice) === false) {
         return this.report(name, `espeak-ng has no voice named ${JSON.stringify(config.espeakVoice)} (espeak.voice in ${name}${CONFIG_SUFFIX})`)

@@ -27,7 +27,7 @@ export interface Field {
 
 export class ProtobufError extends Error {}
 
-function readVarint (bytes: Uint8Array, offset: number, end: number): { value: number, next: number } {
+export function readVarint (bytes: Uint8Array, offset: number, end: number): { value: number, next: number } {
   let value = 0
   let scale = 1
   for (let i = offset; i < end && i < offset + 10; i++) {
