@@ -146,3 +146,21 @@ export function logLevelSetting (setting: Setting | undefined): LogLevel {
   if (level === undefined) throw configError(`one of ${LOG_LEVELS.join(', ')}`, setting)
   return level
 }
+
+/** Browser origins, comma-separated, each exactly as a browser sends it
+ * (`scheme://host[:port]`, no path): the Origin header is compared verbatim. */
+export function originsSetting (setting: Setting | undefined): string[] {
+  if (setting === undefined) return []
+  return setting.value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '').map((origin) => {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {
+      parsed = undefined
+    }
+    if (parsed === undefined || parsed.origin !== origin) {
+      throw configError('a comma-separated list of origins like http://localhost:3000', { name: setting.name, value: origin })
+    }
+    return origin
+  })
+}

@@ -5,7 +5,7 @@
 import { ConfigError } from '../errors.js'
 import { expectedMessage } from '../validate.js'
 import {
-  choiceSetting, configError, envSetting, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
+  choiceSetting, configError, envSetting, originsSetting, hostSetting, integerSetting, logLevelSetting, parseFlags, pickSetting, portSetting, tokenSetting,
   type Env, type FlagSpecs, type FlagValues, type LogLevel, type Setting
 } from '../shared/config-values.js'
 import { unmetNameRule, type BotName } from '../shared/bot-names.js'
@@ -145,22 +145,6 @@ function pathSetting (setting: Setting | undefined): string {
     throw configError('a URL path starting with "/" (not /healthz)', setting)
   }
   return setting.value
-}
-
-function originsSetting (setting: Setting | undefined): string[] {
-  if (setting === undefined) return []
-  return setting.value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '').map((origin) => {
-    let parsed: URL | undefined
-    try {
-      parsed = new URL(origin)
-    } catch {
-      parsed = undefined
-    }
-    if (parsed === undefined || parsed.origin !== origin) {
-      throw configError('a comma-separated list of origins like http://localhost:3000', { name: setting.name, value: origin })
-    }
-    return origin
-  })
 }
 
 /** Both parts of the active bot's name, or neither. */
