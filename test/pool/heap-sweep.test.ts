@@ -5,7 +5,7 @@
 
 import { runInNewContext } from 'node:vm'
 import t from 'tap'
-import { collectGarbage, HeapSweep } from '../../src/pool/heap-sweep.js'
+import { collectGarbage, HeapSweep } from '../../src/engine/memory/index.js'
 
 const DELAY_MS = 20
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
