@@ -1,12 +1,10 @@
 // A full collection of the main thread's JS heap after the set of loaded
-// voices changed. The main thread of a service holds few JS objects, so V8
-// seldom runs a full collection there by itself, and the garbage that
-// retired pools leave behind (their workers, ports and results) keeps native
-// memory alive meanwhile: after 30 load/unload cycles a service held 24 MB
-// more of glibc's heap than a fresh one with the same two voices, 5–6 MB
-// when a collection followed each retirement (malloc_stats; README,
-// "Sizing"). One collection after a burst of changes is enough: requests
-// are debounced, and the timer never keeps the process alive.
+// voices changed. The main thread of a service makes few JS objects, so V8
+// seldom runs a full collection there by itself, and the garbage a retired
+// pool leaves behind (its workers, ports and results) keeps native memory
+// alive until one runs (docs/memory.md, "The main thread's heap"). One
+// collection after a burst of changes is enough: requests are debounced, and
+// the timer never keeps the process alive.
 
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -16,18 +14,20 @@ import { runInNewContext } from 'node:vm'
 export const HEAP_SWEEP_DELAY_MS = 1000
 
 /**
- * V8's `gc`, without starting Node with --expose-gc: the flag exposes it to
- * contexts made while it is set, so it is set for one context and unset.
- * Node-API has no call for a collection, and V8's own API is not in the
- * headers the addon builds against.
+ * V8's `gc`, without starting Node with --expose-gc. V8 reads the flag only
+ * when it makes a context, so it is set once per process and left set, and
+ * `gc` is taken from a context made afterwards. Setting it and unsetting it
+ * round each use would flip a process-wide flag while other threads may be
+ * making their contexts. The price of leaving it set: contexts made later
+ * (vm contexts, worker threads started later) have a global `gc`, which
+ * nothing in Chorus reads; the main thread's own global has none. Node-API
+ * has no call for a collection, and a collection through the
+ * (asynchronous, incremental) vm.measureMemory would not be done when this
+ * returns.
  */
 function obtainCollector (): () => void {
   setFlagsFromString('--expose-gc')
-  try {
-    return runInNewContext('gc') as () => void
-  } finally {
-    setFlagsFromString('--no-expose-gc')
-  }
+  return runInNewContext('gc') as () => void
 }
 
 let collector: (() => void) | undefined
@@ -38,15 +38,35 @@ export function collectGarbage (): void {
   collector()
 }
 
-export class HeapSweep {
-  private timer: NodeJS.Timeout | undefined
-  private sweeps = 0
+/** Runs `callback` once after `ms` without keeping the process alive;
+ * returns what cancels it. */
+export type Schedule = (callback: () => void, ms: number) => () => void
 
-  constructor (
-    private readonly onError: (error: unknown) => void,
-    private readonly delayMs: number = HEAP_SWEEP_DELAY_MS,
-    private readonly collect: () => void = collectGarbage
-  ) {}
+const unrefTimeout: Schedule = (callback, ms) => {
+  const timer = setTimeout(callback, ms)
+  timer.unref()
+  return () => { clearTimeout(timer) }
+}
+
+export interface HeapSweepOptions {
+  delayMs?: number
+  collect?: () => void
+  /** Timers (tests inject a clock of their own). */
+  schedule?: Schedule
+}
+
+export class HeapSweep {
+  private cancel: (() => void) | undefined
+  private sweeps = 0
+  private readonly delayMs: number
+  private readonly collect: () => void
+  private readonly schedule: Schedule
+
+  constructor (private readonly onError: (error: unknown) => void, options: HeapSweepOptions = {}) {
+    this.delayMs = options.delayMs ?? HEAP_SWEEP_DELAY_MS
+    this.collect = options.collect ?? collectGarbage
+    this.schedule = options.schedule ?? unrefTimeout
+  }
 
   /** Collections made so far (for tests). */
   get count (): number {
@@ -55,18 +75,17 @@ export class HeapSweep {
 
   /** Collects once `delayMs` has passed without another request. */
   request (): void {
-    clearTimeout(this.timer)
-    this.timer = setTimeout(() => { this.sweep() }, this.delayMs)
-    this.timer.unref()
+    this.cancel?.()
+    this.cancel = this.schedule(() => { this.sweep() }, this.delayMs)
   }
 
   stop (): void {
-    clearTimeout(this.timer)
-    this.timer = undefined
+    this.cancel?.()
+    this.cancel = undefined
   }
 
   private sweep (): void {
-    this.timer = undefined
+    this.cancel = undefined
     try {
       this.collect()
       this.sweeps++

@@ -11,5 +11,5 @@
 
 export { beforeIdle, discardBytes } from './discard.js'
 export { owning, transferList } from './hand-off.js'
-export { collectGarbage, HEAP_SWEEP_DELAY_MS, HeapSweep } from './heap-sweep.js'
+export { collectGarbage, HEAP_SWEEP_DELAY_MS, HeapSweep, type HeapSweepOptions, type Schedule } from './heap-sweep.js'
 export { MEMORY_RELEASE_TIMING, MemoryReleaser, type MemoryReleaseTiming, type ReleaseGate } from './arena-release.js'
