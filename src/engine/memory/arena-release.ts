@@ -34,7 +34,8 @@ export interface MemoryReleaseTiming {
 }
 
 // A drain holds new inferences back for about half an inference (the
-// running ones finish one by one), rarely enough not to show in latency.
+// running ones finish one by one), so it comes far less often than a
+// release under load.
 export const MEMORY_RELEASE_TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, drainedMs: 30_000, drainTimeoutMs: 2000, pollMs: 250 }
 
 export class MemoryReleaser {
