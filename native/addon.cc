@@ -9,7 +9,7 @@
 #include "codec_polyphase_binding.h"
 #include "errors.h"
 #include "load_claim_binding.h"
-#include "malloc_tuning.h"
+#include "malloc_tuning_binding.h"
 #include "runtime_binding.h"
 #include "text_binding.h"
 #include "voice_binding.h"
@@ -19,8 +19,6 @@ namespace chorus {
 namespace {
 
 Napi::Object Register(Napi::Env env, Napi::Object exports) {
-  // Before any thread of ours allocates: arenas are made on first contention.
-  TuneMalloc();
   auto* data = new AddonData();
   data->voice_constructor = Napi::Persistent(VoiceWrap::Define(env));
   data->cancel_token_constructor = Napi::Persistent(CancelTokenWrap::Define(env));
@@ -53,6 +51,7 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("claimLoad", Napi::Function::New<ClaimLoadBinding>(env, "claimLoad"));
   exports.Set("releaseClaim", Napi::Function::New<ReleaseClaimBinding>(env, "releaseClaim"));
   exports.Set("releaseMemory", Napi::Function::New<ReleaseMemoryBinding>(env, "releaseMemory"));
+  exports.Set("tuneMalloc", Napi::Function::New<TuneMallocBinding>(env, "tuneMalloc"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
   exports.Set("Mp3Encoder", Mp3EncoderWrap::Define(env));

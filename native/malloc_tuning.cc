@@ -8,24 +8,29 @@
 namespace chorus {
 namespace {
 
-// Measured by load/unload churn (30 loads of medium voices, room for 2; idle
-// RSS against a fresh process holding the same two): 1.157x as glibc
-// leaves it, 1.13x with 2 arenas, 1.093x with the 1 MiB threshold, 1.065x
-// with both. See README, "Sizing". The arena cap only binds threads that
-// first allocate after it: Node's own threads already hold arenas when the
-// addon loads (a service runs with 6), so the image sets MALLOC_ARENA_MAX.
+// Chosen by load/unload churn against a fresh process holding the same
+// voices (README, "Sizing"): each setting alone helped, both together most.
 constexpr int kArenas = 2;
 constexpr int kMmapThresholdBytes = 1 << 20;
 
 std::once_flag g_once;
+MallocTuning g_tuning;
+
+// The value when glibc took it; 0 when the operator's variable rules or
+// glibc refused.
+int Apply(const char* variable, int param, int value) {
+  if (std::getenv(variable) != nullptr) return 0;
+  return mallopt(param, value) == 1 ? value : 0;
+}
 
 }  // namespace
 
-void TuneMalloc() {
+MallocTuning TuneMalloc() {
   std::call_once(g_once, [] {
-    if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, kArenas);
-    if (std::getenv("MALLOC_MMAP_THRESHOLD_") == nullptr) mallopt(M_MMAP_THRESHOLD, kMmapThresholdBytes);
+    g_tuning.arena_max = Apply("MALLOC_ARENA_MAX", M_ARENA_MAX, kArenas);
+    g_tuning.mmap_threshold_bytes = Apply("MALLOC_MMAP_THRESHOLD_", M_MMAP_THRESHOLD, kMmapThresholdBytes);
   });
+  return g_tuning;
 }
 
 }  // namespace chorus

@@ -2,6 +2,7 @@
 
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { tuneMalloc } from '../engine/memory/index.js'
 import { ConfigError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
 import type { Env } from '../shared/config-values.js'
@@ -36,7 +37,11 @@ export async function serve (argv: string[], env: Env): Promise<number | undefin
     return 0
   }
   const config = loadServiceConfig(env)
+  // The process's malloc settings are the service's to choose, before its
+  // threads allocate (docs/memory.md, "malloc").
+  const malloc = tuneMalloc()
   const log = createLogger('chorus-tts', config.logLevel, process.stdout)
+  log.info({ malloc }, 'malloc tuned')
   if (config.installBundled && existsSync(config.bundledVoiceDir)) {
     await installBundledVoices(config.bundledVoiceDir, config.voiceDir, log)
   }

@@ -74,6 +74,13 @@ export interface NativePhonemeIdMap {
   toIds (codepoints: Uint32Array): { ids: BigInt64Array, missing: number }
 }
 
+/** glibc malloc settings the addon applied; null where it left glibc's own
+ * (the operator's variable is set, or glibc refused). */
+export interface MallocTuning {
+  arenaMax: number | null
+  mmapThresholdBytes: number | null
+}
+
 export interface NativeBinding {
   loadOrt (libraryPath: string): string
   initEspeak (dataPath: string): number
@@ -86,6 +93,8 @@ export interface NativeBinding {
   claimLoad (key: string): boolean
   releaseClaim (key: string): void
   releaseMemory (): Promise<void>
+  /** Once per process; the service calls it at start (src/engine/memory/malloc.ts). */
+  tuneMalloc (): MallocTuning
   CancelToken: new () => NativeCancelToken
   PhonemeIdMap: new (map: Record<string, readonly number[]>) => NativePhonemeIdMap
 }

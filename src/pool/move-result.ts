@@ -1,12 +1,12 @@
 // Piscina.move() for a worker's result, without loading Piscina's pool into
-// the worker. `import { Piscina } from 'piscina'` in a voice worker loads the
+// the worker: `import { Piscina } from 'piscina'` in a voice worker loads the
 // whole pool implementation (queues, histograms, async hooks) into every
-// thread: measured, 14.9 MB per worker that imports it against 11.0 MB for
-// Piscina's worker host alone (9.2 MB for an empty worker thread). The host
-// recognises a movable result by the marker that its own `common.js` sets,
-// so this module loads that file, the one the host already loaded, from the
-// installed package. If a Piscina release moves it, the worker fails to start
-// with this module's error (test/pool/move-result.test.ts checks the transfer).
+// thread, several megabytes each. The host recognises a movable result by
+// the marker that its own `common.js` sets, so this module loads that file,
+// the one the host already loaded, from the installed package. If a Piscina
+// release moves it, the worker fails to start with this module's error
+// (test/pool/move-result.test.ts checks the transfer). The moved buffers are
+// the main thread's from then on (docs/memory.md).
 
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'

@@ -1,12 +1,13 @@
 // A Piscina worker: holds exactly one loaded voice, a handle to the model
 // that every worker of the voice shares (see native/voice_registry.h). The
 // module's default export is a Promise of the task handler, so Piscina hands
-// this worker no task before its voice has loaded (and warmed up).
+// this worker no task before its voice has loaded (and warmed up). What it
+// may still touch after handing an array on: docs/memory.md.
 
 import { threadId, workerData } from 'node:worker_threads'
 import { frameAlignedArrays, PiperVoice, planChunks, sliceLatent, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
-import { bytesFreed, discardBytes } from '../engine/discard-bytes.js'
+import { beforeIdle, discardBytes, owning, transferList } from '../engine/memory/index.js'
 import { moveResult as move } from './move-result.js'
 import { toFailure, type TaskFailure } from './task-errors.js'
 import type { ChunkInput, DecodeResult, DecodeTask, ReadyResult, SentenceResult, SentenceTask, WorkerInit, WorkerTask } from './protocol.js'
@@ -28,18 +29,9 @@ async function cancellable<T> (task: SentenceTask | DecodeTask, work: (signal: A
   }
 }
 
-/** The array itself when it owns its whole buffer (so the buffer can be
- * transferred), else a copy that does; the buffer it was cut from (the
- * addon's output, this thread's alone) is then freed at once. */
-function owning (samples: Float32Array): Float32Array {
-  if (samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength) return samples
-  const copy = samples.slice()
-  discardBytes([new Uint8Array(samples.buffer)])
-  return copy
-}
-
-/** Frees the encoder's outputs now rather than at this thread's next
- * collection (see ChunkInput in protocol.ts). */
+/** Frees an encoding's frame-aligned arrays once this worker is done with
+ * them: the addon copied what it decoded, and each chunk handed on holds a
+ * copy of its part. */
 function discardEncoding (encoding: SentenceEncoding): void {
   discardBytes(frameAlignedArrays(encoding))
 }
@@ -61,8 +53,9 @@ function cutChunks (voice: PiperVoice, encoding: SentenceEncoding, ranges: Frame
   })
 }
 
-function chunkBuffers (chunks: ChunkInput[]): ArrayBuffer[] {
-  return chunks.flatMap(c => frameAlignedArrays(c).map(a => a.buffer as ArrayBuffer))
+/** The arrays the chunks carry to their workers (side inputs are copied). */
+function chunkArrays (chunks: ChunkInput[]): Float32Array[] {
+  return chunks.flatMap(frameAlignedArrays)
 }
 
 async function sentence (voice: PiperVoice, task: SentenceTask): Promise<SentenceResult> {
@@ -70,7 +63,7 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
     const { ids, missing } = voice.phonemeIds(task.phonemes)
     if (voice.mode.mode === 'whole') {
       const samples = await voice.infer(ids, task.settings, signal)
-      return move({ samples, chunks: [], missingPhonemes: missing, worker: threadId }, [samples.buffer as ArrayBuffer])
+      return move({ samples, chunks: [], missingPhonemes: missing, worker: threadId }, transferList([samples]))
     }
     const encoding = await voice.encode(ids, task.settings, signal)
     try {
@@ -80,10 +73,10 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
         const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], voice.marginFrames(init.chunking), signal)
         const copy = owning(samples)
         const chunks = cutChunks(voice, encoding, plan.slice(1))
-        return move({ samples: copy, chunks, missingPhonemes: missing, worker: threadId }, [copy.buffer as ArrayBuffer, ...chunkBuffers(chunks)])
+        return move({ samples: copy, chunks, missingPhonemes: missing, worker: threadId }, transferList([copy, ...chunkArrays(chunks)]))
       }
       const chunks = cutChunks(voice, encoding, plan)
-      return move({ chunks, missingPhonemes: missing, worker: threadId }, chunkBuffers(chunks))
+      return move({ chunks, missingPhonemes: missing, worker: threadId }, transferList(chunkArrays(chunks)))
     } finally {
       discardEncoding(encoding)
     }
@@ -96,7 +89,7 @@ async function decode (voice: PiperVoice, task: DecodeTask): Promise<DecodeResul
     try {
       // The chunk's margins are in its frames already: decoded as they are.
       const samples = owning(await voice.decodeChunk(chunk, chunk.range, voice.marginFrames(init.chunking), signal))
-      return move({ samples, worker: threadId }, [samples.buffer as ArrayBuffer])
+      return move({ samples, worker: threadId }, transferList([samples]))
     } finally {
       discardEncoding(chunk)
     }
@@ -110,7 +103,7 @@ export default (async () => {
     ortLibrary: init.ortLibrary,
     espeakData: init.espeakData
   })
-  await bytesFreed()
+  await beforeIdle()
   return async (task: WorkerTask): Promise<SentenceResult | DecodeResult | ReadyResult | TaskFailure> => {
     try {
       switch (task.kind) {
@@ -124,8 +117,8 @@ export default (async () => {
     } catch (error) {
       return toFailure(error)
     } finally {
-      // Before Piscina parks this thread in Atomics.wait() (discard-bytes.ts).
-      await bytesFreed()
+      // Before Piscina parks this thread in Atomics.wait() (see beforeIdle).
+      await beforeIdle()
     }
   }
 })()

@@ -1,8 +1,8 @@
-// discardBytes detaches what it may free, and only that; bytesFreed tells
-// when the memory has gone.
+// discardBytes detaches what it may free, and only that; beforeIdle tells
+// when the memory has gone; owning() and transferList() hand arrays on whole.
 
 import t from 'tap'
-import { bytesFreed, discardBytes } from '../../src/engine/discard-bytes.js'
+import { beforeIdle, discardBytes, owning, transferList } from '../../src/engine/memory/index.js'
 
 t.test('arrays that own their buffer are detached; views into a larger buffer are left alone', async t => {
   const whole = new Uint8Array(1 << 20).fill(7)
@@ -26,7 +26,7 @@ t.test('an untransferable buffer is left to the garbage collector, without an er
   t.equal(kept.byteLength, 1024)
 })
 
-t.test('the memory goes on a later turn of the event loop, and bytesFreed waits for it', async t => {
+t.test('the memory goes on a later turn of the event loop, and beforeIdle waits for it', async t => {
   const SIZE = 8 << 20
   const arrays = [new Uint8Array(SIZE), new Uint8Array(SIZE)]
   const before = process.memoryUsage().arrayBuffers
@@ -34,9 +34,29 @@ t.test('the memory goes on a later turn of the event loop, and bytesFreed waits 
   discardBytes([arrays[1]])
   // Detached at once, but still this thread's memory until the channels close.
   t.ok(process.memoryUsage().arrayBuffers > before - SIZE, 'not yet freed in the same turn')
-  await bytesFreed()
+  await beforeIdle()
   const after = process.memoryUsage().arrayBuffers
-  t.ok(after <= before - 2 * SIZE, `freed once bytesFreed resolves (${((before - after) / 1e6).toFixed(1)} MB of ${(2 * SIZE / 1e6).toFixed(1)})`)
-  await bytesFreed()
+  t.ok(after <= before - 2 * SIZE, `freed once beforeIdle resolves (${((before - after) / 1e6).toFixed(1)} MB of ${(2 * SIZE / 1e6).toFixed(1)})`)
+  await beforeIdle()
   t.pass('with nothing pending, it resolves at once')
+})
+
+t.test('owning() keeps an array that owns its buffer, and copies a view, freeing what it was cut from', async t => {
+  const alone = new Float32Array([1, 2, 3])
+  t.equal(owning(alone), alone, 'no copy when the array owns its whole buffer')
+  const output = new Float32Array([0, 1, 2, 3, 0])
+  const view = output.subarray(1, 4)
+  const copy = owning(view)
+  t.same([...copy], [1, 2, 3])
+  t.equal(copy.byteLength, copy.buffer.byteLength, 'the copy owns its whole buffer')
+  t.equal(output.byteLength, 0, 'the buffer the view was cut from is freed')
+  t.equal(view.length, 0, 'and the view reads as empty')
+  await beforeIdle()
+})
+
+t.test('transferList() lists each array\'s buffer, in order', async t => {
+  const a = new Float32Array(4)
+  const b = new Uint8Array(8)
+  t.same(transferList([a, b]), [a.buffer, b.buffer])
+  t.equal(transferList([a, b])[1], b.buffer)
 })
