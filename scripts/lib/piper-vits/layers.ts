@@ -67,9 +67,11 @@ export function leakyRelu (b: GraphBuilder, x: string, alpha = 0.1): string {
   return b.op('LeakyRelu', [x], { alpha: float(alpha) })
 }
 
-/** Dimension `axis` of `x` as a 1-element int64 tensor. */
+/** Dimension `axis` of `x` as a 1-element int64 tensor: a scalar read from
+ * the shape, then unsqueezed, as a traced `x.size(axis)` is. */
 export function dim (b: GraphBuilder, x: string, axis: number): string {
-  return b.op('Gather', [b.op('Shape', [x]), b.i64([axis])], { axis: int(0) })
+  const size = b.op('Gather', [b.op('Shape', [x]), b.i64([axis], true)], { axis: int(0) })
+  return b.op('Unsqueeze', [size, b.i64([0])])
 }
 
 /** `x` as a scalar (for Range). */
