@@ -33,7 +33,7 @@ export interface BenchVoice {
   seed: number
 }
 
-export const BENCH_VOICES: BenchVoice[] = [
+export const STAND_INS: BenchVoice[] = [
   { name: 'en_US-bench-medium', config: 'en_US-lessac-medium', quality: 'medium', speakers: 1, sampleRate: 22050, durationShift: -0.5, seed: 1 },
   { name: 'en_US-bench-x_low', config: 'en_US-lessac-medium', quality: 'x_low', speakers: 1, sampleRate: 16000, durationShift: -0.13, seed: 2 },
   { name: 'en_GB-benchmulti-medium', config: 'en_GB-vctk-medium', quality: 'medium', speakers: 109, sampleRate: 22050, durationShift: -0.59, seed: 3 }
@@ -49,7 +49,7 @@ async function generatorSources (): Promise<string[]> {
     join(lib, 'onnx-writer.ts'),
     join(lib, 'protobuf-writer.ts'),
     ...(await readdir(vits)).filter(f => f.endsWith('.ts')).sort().map(f => join(vits, f)),
-    ...BENCH_VOICES.map(v => join(configs, `${v.config}.onnx.json`))
+    ...STAND_INS.map(v => join(configs, `${v.config}.onnx.json`))
   ]
 }
 
@@ -99,7 +99,7 @@ export async function makeBenchVoices (outDir = DEFAULT_BENCH_DIR): Promise<stri
   await mkdir(outDir, { recursive: true })
   const stamp = await generatorStamp()
   const sizes: Record<string, number> = {}
-  for (const voice of BENCH_VOICES) {
+  for (const voice of STAND_INS) {
     const model = buildBenchModel(voice)
     const config = benchConfig(voice, await readFile(join(configs, `${voice.config}.onnx.json`), 'utf8'))
     await writeAtomically(join(outDir, `${voice.name}.onnx`), model)

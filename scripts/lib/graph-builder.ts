@@ -15,7 +15,7 @@ export const ints = (value: number[]): AttributeValue => ({ kind: 'ints', value 
 export const int = (value: number): AttributeValue => ({ kind: 'int', value })
 export const float = (value: number): AttributeValue => ({ kind: 'float', value })
 
-/** xorshift128+: fast, and plenty for weights that only need to look random. */
+/** Two xorshift32 streams summed: fast, and plenty for weights that only need to look random. */
 class Random {
   private s0: bigint
   private s1: bigint

@@ -3,7 +3,7 @@
 // rational-quadratic splines, the elementwise affine) conditioned on the
 // text, and the first channel is the log-duration of each phoneme.
 
-import { GraphBuilder, int } from '../graph-builder.js'
+import { GraphBuilder, int, ints } from '../graph-builder.js'
 import type { VitsHyperparameters } from './hparams.js'
 import { concatInts, conv, dim, flipChannels, gelu, layerNorm, slice } from './layers.js'
 import { inverseSpline } from './spline.js'
@@ -38,7 +38,7 @@ function convFlow (b: GraphBuilder, z: string, name: string, h: VitsHyperparamet
   // small random weights keep it close to identity but not exactly.
   const params = b.scope(name, () => b.op('Mul', [conv(b, hidden, `${name}.proj`, { inC: channels, outC: 3 * bins - 1, gain: 0.1 }), mask]))
   return b.scope(name, () => {
-    const perBin = b.op('Transpose', [b.op('Reshape', [params, concatInts(b, [dim(b, x0, 0), dim(b, x0, 1), -1, dim(b, x0, 2)])])], { perm: { kind: 'ints', value: [0, 1, 3, 2] } })
+    const perBin = b.op('Transpose', [b.op('Reshape', [params, concatInts(b, [dim(b, x0, 0), dim(b, x0, 1), -1, dim(b, x0, 2)])])], { perm: ints([0, 1, 3, 2]) })
     const norm = b.f32([Math.sqrt(channels)], true)
     const widths = b.op('Div', [slice(b, perBin, [0], [bins], [3]), norm])
     const heights = b.op('Div', [slice(b, perBin, [bins], [2 * bins], [3]), norm])

@@ -2,7 +2,7 @@
 // them: 1-D convolutions, VITS's channel layer norm (mean and variance by
 // hand), GELU through Erf, and the shape arithmetic a traced graph does.
 
-import { GraphBuilder, float, int, ints } from '../graph-builder.js'
+import { GraphBuilder, TO_END, float, int, ints } from '../graph-builder.js'
 
 export interface ConvOptions {
   inC: number
@@ -100,7 +100,7 @@ export function slice (b: GraphBuilder, x: string, starts: number[] | string, en
 
 /** Reverses the channel axis (torch.flip(x, [1])), a Flip module of the flows. */
 export function flipChannels (b: GraphBuilder, x: string): string {
-  return slice(b, x, [-1], [-(2 ** 53 - 1)], [1], [-1])
+  return slice(b, x, [-1], [-TO_END], [1], [-1])
 }
 
 export function concatInts (b: GraphBuilder, parts: Array<string | number>): string {

@@ -4,7 +4,7 @@
 // followed by the channel layer norm, then a 1×1 projection to the prior's
 // mean and log-variance.
 
-import { GraphBuilder, int, ints } from '../graph-builder.js'
+import { GraphBuilder, TO_END, int, ints } from '../graph-builder.js'
 import type { VitsHyperparameters } from './hparams.js'
 import { concatInts, conv, dim, layerNorm, sequenceMask, slice, transpose, unsqueeze } from './layers.js'
 
@@ -40,7 +40,7 @@ function relativeToAbsolute (b: GraphBuilder, x: string): string {
   const flat = b.op('Reshape', [wide, concatInts(b, [dim(b, x, 0), dim(b, x, 1), b.op('Mul', [b.op('Mul', [length(), b.i64([2])]), length()])])])
   const padded = b.op('Pad', [flat, concatInts(b, [0, 0, 0, 0, 0, less1()])])
   const rows = b.op('Reshape', [padded, concatInts(b, [dim(b, x, 0), dim(b, x, 1), b.op('Add', [length(), b.i64([1])]), b.op('Add', [length(), less1()])])])
-  return slice(b, rows, concatInts(b, [0, less1()]), concatInts(b, [length(), 2 ** 53 - 1]), [2, 3])
+  return slice(b, rows, concatInts(b, [0, less1()]), concatInts(b, [length(), TO_END]), [2, 3])
 }
 
 /** [1, h, L, L] weights by absolute position → [1, h, L, 2L-1] by relative offset. */
@@ -51,7 +51,7 @@ function absoluteToRelative (b: GraphBuilder, x: string): string {
   const flat = b.op('Reshape', [wide, concatInts(b, [dim(b, x, 0), dim(b, x, 1), b.op('Add', [b.op('Mul', [length(), length()]), b.op('Mul', [length(), less1()])])])])
   const padded = b.op('Pad', [flat, concatInts(b, [0, 0, length(), 0, 0, 0])])
   const rows = b.op('Reshape', [padded, concatInts(b, [dim(b, x, 0), dim(b, x, 1), length(), b.op('Mul', [length(), b.i64([2])])])])
-  return slice(b, rows, [1], [2 ** 53 - 1], [3])
+  return slice(b, rows, [1], [TO_END], [3])
 }
 
 function attention (b: GraphBuilder, x: string, name: string, h: VitsHyperparameters, pairs: string): string {
