@@ -5,26 +5,28 @@
 // Prints per-sentence medians and the median of the per-sentence ratios.
 
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as ort from 'onnxruntime-node'
 import { floatToPcm16, PiperVoice, resolveSynthesisConfig } from '../src/engine/index.js'
-import { PACKAGE_ROOT } from '../src/package-root.js'
+import { ensureBenchVoices } from './make-bench-voices.js'
 import { median } from '../src/bench/stats.js'
 
 const { values: flags } = parseArgs({
   options: {
-    voice: { type: 'string', default: resolve(PACKAGE_ROOT, '../shared/voices/bench/en_US-bench-medium.onnx') },
+    voice: { type: 'string' },
     repeats: { type: 'string', default: '7' }
   }
 })
+// Without --voice, the project's own stand-in (generated on first use).
+const voicePath = flags.voice ?? join(await ensureBenchVoices(), 'en_US-bench-medium.onnx')
 const repeats = Number(flags.repeats)
 if (!Number.isInteger(repeats) || repeats < 1) {
   console.error(`Expected a positive integer for --repeats but received ${flags.repeats}`)
   process.exit(2)
 }
-if (!existsSync(flags.voice)) {
-  console.error(`No voice at ${flags.voice} (pass --voice PATH to a Piper .onnx)`)
+if (!existsSync(voicePath)) {
+  console.error(`No voice at ${voicePath} (pass --voice PATH to a Piper .onnx)`)
   process.exit(2)
 }
 
@@ -51,10 +53,10 @@ const SENTENCES = [
   'It was lovely talking to you.'
 ]
 
-const voice = await PiperVoice.load(flags.voice)
+const voice = await PiperVoice.load(voicePath)
 // Deterministic output (no noise) so both paths do exactly the same work.
 const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, voice.config)
-const bare = await ort.InferenceSession.create(flags.voice, {
+const bare = await ort.InferenceSession.create(voicePath, {
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',

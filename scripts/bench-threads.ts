@@ -7,10 +7,10 @@
 
 import { copyFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
+import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseWav } from '../src/engine/index.js'
-import { PACKAGE_ROOT } from '../src/package-root.js'
+import { ensureBenchVoices } from './make-bench-voices.js'
 import { loadServiceConfig } from '../src/service/config.js'
 import { createLogger } from '../src/shared/logger.js'
 import { startService } from '../src/service/server.js'
@@ -18,11 +18,13 @@ import { median } from '../src/bench/stats.js'
 
 const { values: flags } = parseArgs({
   options: {
-    voice: { type: 'string', default: resolve(PACKAGE_ROOT, '../shared/voices/bench/en_US-bench-medium.onnx') },
+    voice: { type: 'string' },
     seconds: { type: 'string', default: '20' },
     settings: { type: 'string', default: '2x1,1x2,2x2,4x1' }
   }
 })
+// Without --voice, the project's own stand-in (generated on first use).
+const voicePath = flags.voice ?? join(await ensureBenchVoices(), 'en_US-bench-medium.onnx')
 const seconds = Number(flags.seconds)
 const SHORT = 'Hello there, welcome back!'
 const REPLY = 'Sure, I can help with that. The workshop is on the second floor. Take the stairs by the fountain. ' +
@@ -30,9 +32,9 @@ const REPLY = 'Sure, I can help with that. The workshop is on the second floor. 
 const LOAD_TEXTS = [SHORT, REPLY, 'Follow me, the path through the forest is a little tricky.', 'No problem at all.']
 
 const voiceDir = await mkdtemp(join(tmpdir(), 'chorus-bench-threads-'))
-const name = basename(flags.voice).replace(/\.onnx$/, '')
-await copyFile(flags.voice, join(voiceDir, `${name}.onnx`))
-await copyFile(`${flags.voice}.json`, join(voiceDir, `${name}.onnx.json`))
+const name = basename(voicePath).replace(/\.onnx$/, '')
+await copyFile(voicePath, join(voiceDir, `${name}.onnx`))
+await copyFile(`${voicePath}.json`, join(voiceDir, `${name}.onnx.json`))
 
 async function tts (url: string, text: string): Promise<number> {
   const response = await fetch(url + '/tts', { method: 'POST', body: JSON.stringify({ text, voice: name }), headers: { 'Content-Type': 'application/json' } })
