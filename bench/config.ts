@@ -7,13 +7,13 @@
 // accept a value the service would refuse, or refuse one it accepts.
 
 import { resolve } from 'node:path'
-import { ConfigError } from '../errors.js'
-import { LIMITS } from '../engine/synthesis-config.js'
+import { ConfigError } from '../src/errors.js'
+import { LIMITS } from '../src/engine/synthesis-config.js'
 import {
   configError, CORES, integerSetting, numberSetting, parseCommandLine, parseFlags, pickSetting, type FlagSpecs, type FlagValues, type Setting
-} from '../shared/config-values.js'
-import { expectedMessage } from '../validate.js'
-import { isValidVoiceName } from '../voices/voice-name.js'
+} from '../src/shared/config-values.js'
+import { expectedMessage } from '../src/validate.js'
+import { isValidVoiceName } from '../src/voices/voice-name.js'
 import { BENCH_FORMATS, type BenchFormat } from './audio-meter.js'
 import type { Arrivals } from './open-loop.js'
 import type { Endpoint, LoadModel } from './results.js'

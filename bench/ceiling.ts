@@ -6,7 +6,7 @@
 // while the service is stopped or idle, or the two compete for the cores.
 
 import { Worker } from 'node:worker_threads'
-import { ChorusError } from '../errors.js'
+import { ChorusError } from '../src/errors.js'
 import type { EngineReply, EngineRequest, EngineWorkerData, SequentialRun } from './ceiling-worker.js'
 import type { CeilingResult } from './results.js'
 import { median } from './stats.js'

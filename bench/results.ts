@@ -3,8 +3,8 @@
 // bytes; a figure that could not be measured is null (JSON has no NaN).
 
 import { readFile } from 'node:fs/promises'
-import { ConfigError } from '../errors.js'
-import { expectedMessage, isPlainObject } from '../validate.js'
+import { ConfigError } from '../src/errors.js'
+import { expectedMessage, isPlainObject } from '../src/validate.js'
 import type { Arrivals } from './open-loop.js'
 import type { Percentiles } from './stats.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'

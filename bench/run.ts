@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ConfigError } from '../errors.js'
+import { ConfigError } from '../src/errors.js'
 import { levelLabel, summariseLevel } from './aggregate.js'
 import { EngineBench } from './ceiling.js'
 import { BenchClient, type Sample } from './client.js'

@@ -4,7 +4,7 @@
 // Threading: one message at a time; infer() runs on the libuv pool.
 
 import { parentPort, workerData } from 'node:worker_threads'
-import { PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../engine/index.js'
+import { PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../src/engine/index.js'
 import type { SynthesisParams } from './workload.js'
 
 export interface EngineWorkerData {
