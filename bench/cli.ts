@@ -8,7 +8,7 @@
 import type { BenchMain } from '../src/cli.js'
 import { ChorusError, ConfigError } from '../src/errors.js'
 import { compareResults } from './compare.js'
-import { parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
+import { checkVoiceFolder, parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
 import { runFleet } from './fleet.js'
 import { processIo, type BenchIo } from './io.js'
 import { readResults } from './results.js'
@@ -75,18 +75,21 @@ export async function runBenchCommand (argv: string[], io: BenchIo): Promise<num
       case 'targets': {
         const config = parseTargetsConfig(rest)
         if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
         const results = await runTargets(config, io)
         return results.figures.every(figure => figure.met !== null) ? 0 : 1
       }
       case 'fleet': {
         const config = parseFleetConfig(rest)
         if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
         const results = await runFleet(config, io)
         return results.figures.every(figure => figure.met !== null) ? 0 : 1
       }
       default: {
         const config = parseRunConfig(argv)
         if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
         await runSweep(config, io)
         return 0
       }
