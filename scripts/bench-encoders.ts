@@ -29,7 +29,7 @@ import { AUDIO_FORMATS, FORMAT_INFO, type AudioFormat } from '../src/audio/forma
 import { createResampler, LibsamplerateResampler, type Resampler } from '../src/audio/resampler.js'
 import { designPolyphase, PolyphaseResampler } from '../src/audio/polyphase-resampler.js'
 import { initRuntime } from '../src/engine/index.js'
-import { median } from '../src/bench/stats.js'
+import { median } from '../bench/stats.js'
 
 const { values: flags } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, repeats: { type: 'string', default: '3' }, settings: { type: 'boolean', default: false } } })
 const seconds = Number(flags.seconds)

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util'
 import * as ort from 'onnxruntime-node'
 import { floatToPcm16, PiperVoice, resolveSynthesisConfig } from '../src/engine/index.js'
 import { ensureBenchVoices } from './make-bench-voices.js'
-import { median } from '../src/bench/stats.js'
+import { median } from '../bench/stats.js'
 
 const { values: flags } = parseArgs({
   options: {

@@ -14,7 +14,7 @@ import { ensureBenchVoices } from './make-bench-voices.js'
 import { loadServiceConfig } from '../src/service/config.js'
 import { createLogger } from '../src/shared/logger.js'
 import { startService } from '../src/service/server.js'
-import { median } from '../src/bench/stats.js'
+import { median } from '../bench/stats.js'
 
 const { values: flags } = parseArgs({
   options: {

@@ -18,3 +18,12 @@ for dir in native/third_party native/third_party/espeak-ng-data build build/Rele
     exit 1
   fi
 done
+# The load-test harness (bench/) stays out of the package ("files" in
+# package.json); a build from before it moved out of src/ leaves its old
+# output where "files" would still pick it up.
+for stale in dist/src/bench dist/scripts/soak.js; do
+  if [ -e "$stale" ]; then
+    echo "chorus: npm pack found $stale, the harness's output from an older build: rm -rf dist && npm run build" >&2
+    exit 1
+  fi
+done

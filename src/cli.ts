@@ -4,14 +4,17 @@
 //   voices install-bundled     copy bundled voices missing from TTS_VOICE_DIR
 //   tools [--stdio] [flags]    the bot spawner tool server (MCP)
 //   spawner [flags]            the reference bot spawner
-//   bench [targets|compare]    the load-test harness (see README, Benchmarks)
+//   bench [targets|compare]    the load-test harness, from the repository's
+//                              bench/ folder (see README, Benchmarks)
 // Every command takes --help. Returns the exit code: 2 for bad configuration
 // or usage, 1 for other failures the user can act on.
 
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { ChorusError, ConfigError } from './errors.js'
 import { PACKAGE_ROOT } from './package-root.js'
+import type { Env } from './shared/config-values.js'
 
 const USAGE = `usage: chorus <command> [flags]    (chorus <command> --help for its flags)
   serve                                   run the TTS HTTP service (env: TTS_*, see README)
@@ -22,11 +25,47 @@ const USAGE = `usage: chorus <command> [flags]    (chorus <command> --help for i
   tools [--stdio] [flags]                 bot spawner tools over MCP (see README)
   spawner [flags]                         the reference bot spawner
   bench [flags] | bench targets | bench compare a.json b.json
-                                          the load-test harness
+                                          the load-test harness (in a clone of
+                                          the repository, not in the package)
   --version                               print the version`
 
 function version (): string {
   return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+}
+
+/** What `chorus bench` needs of the harness: its entry point, bench/cli.ts. */
+export type BenchMain = (argv: string[], env: Env) => Promise<number>
+
+// The load-test harness is the repository's bench/ folder, which the package
+// leaves out (package.json "files"). Loaded by URL, not by a literal
+// specifier: so src/ does not depend on it, and tsc builds the service
+// without it (the image's build context has no bench/ either).
+const HARNESS = new URL('../bench/cli.js', import.meta.url)
+
+function harnessPresent (): boolean {
+  const path = fileURLToPath(HARNESS)
+  // From the sources (tsx) the file is still TypeScript.
+  return existsSync(path) || existsSync(path.replace(/\.js$/, '.ts'))
+}
+
+async function bench (argv: string[], env: Env): Promise<number> {
+  let harness: { benchMain: BenchMain }
+  try {
+    harness = await import(HARNESS.href) as { benchMain: BenchMain }
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error
+    if (!harnessPresent()) {
+      console.error(`chorus bench: the load-test harness is not part of the installed package.
+It lives in the bench/ folder of Chorus's source repository; from a clone:
+  npm install
+  npm run bench -- --help        (or npx chorus bench --help)`)
+    } else {
+      // A clone installed with --omit=dev: the harness's own libraries (vega) are dev dependencies.
+      console.error(`chorus bench: the load-test harness needs the repository's dev dependencies (${(error as Error).message}): run npm install, without --omit=dev`)
+    }
+    return 2
+  }
+  return await harness.benchMain(argv, env)
 }
 
 export async function main (argv: string[]): Promise<number | undefined> {
@@ -38,10 +77,7 @@ export async function main (argv: string[]): Promise<number | undefined> {
       case 'voices': return await (await import('./commands/voices.js')).voices(rest, process.env)
       case 'tools': return await (await import('./tools/cli.js')).runToolsCommand(rest, { env: process.env })
       case 'spawner': return await (await import('./spawner/cli.js')).runSpawnerCommand(rest, { env: process.env })
-      case 'bench': {
-        const bench = await import('./bench/cli.js')
-        return await bench.runBenchCommand(rest, bench.processIo(process.env))
-      }
+      case 'bench': return await bench(rest, process.env)
       case '--version':
         console.log(version())
         return 0

@@ -1,8 +1,9 @@
 // The folder rules of README's Architecture section, read from the import
-// statements of src/**/*.ts: each folder imports only what the table allows,
-// the tool server and the reference spawner never import each other, and no
-// two folders import each other, directly or round a longer loop (http and
-// service once did).
+// statements of src/**/*.ts and of the load-test harness (bench/**/*.ts):
+// each folder imports only what the table allows, the tool server and the
+// reference spawner never import each other, no two folders import each
+// other, directly or round a longer loop (http and service once did), and
+// nothing in src/ imports the harness, which the package leaves out.
 
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -10,6 +11,7 @@ import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 
 const SRC = join(PACKAGE_ROOT, 'src')
+const BENCH = join(PACKAGE_ROOT, 'bench')
 
 function sourceFiles (folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap(entry => {
@@ -19,19 +21,26 @@ function sourceFiles (folder: string): string[] {
   })
 }
 
-/** The top-level part of src a path is in: a folder name, or "." for files at src's root. */
+/**
+ * The area a path is in: a folder of src by name, "." for files at src's
+ * root, "bench" for the whole harness, and anything else by its path from
+ * the project root (so an import out of src into scripts/ or test/ shows).
+ */
 function area (path: string): string {
+  const fromBench = relative(BENCH, path)
+  if (!fromBench.startsWith('..')) return 'bench'
   const parts = relative(SRC, path).split('/')
+  if (parts[0] === '..') return relative(PACKAGE_ROOT, path)
   return parts.length > 1 ? parts[0] : '.'
 }
 
-// Static imports and re-exports (`from '…'`) and dynamic `import('…')`.
-const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*)'(\.{1,2}\/[^']+)'/g
+// Static imports, side-effect imports and re-exports (`from '…'`) and dynamic `import('…')`.
+const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)'(\.{1,2}\/[^']+)'/gm
 
 /** area → the other areas it imports. */
 function areaGraph (): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>()
-  for (const file of sourceFiles(SRC)) {
+  for (const file of [...sourceFiles(SRC), ...sourceFiles(BENCH)]) {
     const from = area(file)
     const edges = graph.get(from) ?? new Set<string>()
     graph.set(from, edges)
@@ -60,7 +69,9 @@ function cycles (graph: Map<string, Set<string>>): string[][] {
 const graph = areaGraph()
 
 // README, Architecture: what each folder may import besides src's root files
-// (errors.ts, validate.ts, package-root.ts), which every folder may use.
+// (errors.ts, validate.ts, package-root.ts), which every folder may use. The
+// harness (bench/, a top-level folder outside the package) drives the
+// service and the tool servers through their own modules.
 const ALLOWED: Record<string, readonly string[]> = {
   engine: [],
   shared: [],
@@ -88,7 +99,14 @@ t.test('each folder imports only what the architecture table allows', async t =>
 t.test('the scan sees the folders and their imports', async t => {
   t.ok(graph.get('http')?.has('synthesis'), 'http imports synthesis')
   t.ok(graph.get('service')?.has('http'), 'service imports http')
+  t.ok(graph.get('bench')?.has('service') && graph.get('bench')?.has('tools'), 'the harness (bench/) imports the service and the tool server')
   t.ok(graph.get('tools')?.has('shared') && graph.get('spawner')?.has('shared'), 'both servers import the shared kit')
+})
+
+t.test('nothing in src imports the harness or anything else outside src: the package ships src without them', async t => {
+  const outside = [...graph].filter(([name]) => name !== 'bench').flatMap(([name, edges]) =>
+    [...edges].filter(to => to !== '.' && (to === 'bench' || !(to in ALLOWED))).map(to => `${name} → ${to}`))
+  t.same(outside, [], 'src/cli.ts loads bench/cli.js by URL only, at run time')
 })
 
 t.test('the tool server and the reference spawner do not import each other', async t => {

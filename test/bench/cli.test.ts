@@ -6,9 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { runBenchCommand } from '../../src/bench/cli.js'
-import { parseRunConfig } from '../../src/bench/config.js'
-import type { LevelResult, SweepResults, TargetsResults } from '../../src/bench/results.js'
+import { runBenchCommand } from '../../bench/cli.js'
+import { parseRunConfig } from '../../bench/config.js'
+import type { LevelResult, SweepResults, TargetsResults } from '../../bench/results.js'
 import { captureIo } from './helpers.js'
 
 async function run (argv: string[]): Promise<{ code: number, out: string, err: string }> {

@@ -1,8 +1,8 @@
 // Shared by the harness's tests: captured output, and synthetic samples.
 
 import { Writable } from 'node:stream'
-import type { BenchIo } from '../../src/bench/io.js'
-import type { Sample } from '../../src/bench/client.js'
+import type { BenchIo } from '../../bench/io.js'
+import type { Sample } from '../../bench/client.js'
 
 export interface CapturedIo extends BenchIo {
   out: () => string

@@ -3,11 +3,11 @@
 // a closed loop's concurrency, and windows held for a request count.
 
 import t from 'tap'
-import type { Sample } from '../../src/bench/client.js'
-import { runClosedLoop } from '../../src/bench/closed-loop.js'
-import { Rng } from '../../src/bench/corpus.js'
-import { MeasureWindow } from '../../src/bench/loop.js'
-import { arrivalOffsets, runOpenLoop } from '../../src/bench/open-loop.js'
+import type { Sample } from '../../bench/client.js'
+import { runClosedLoop } from '../../bench/closed-loop.js'
+import { Rng } from '../../bench/corpus.js'
+import { MeasureWindow } from '../../bench/loop.js'
+import { arrivalOffsets, runOpenLoop } from '../../bench/open-loop.js'
 import { sample } from './helpers.js'
 
 function take (generator: Generator<number>, count: number): number[] {

@@ -3,8 +3,8 @@
 // cache, with the cache at its bound; with the cache off it stops at once.
 
 import t from 'tap'
-import { BenchClient } from '../../src/bench/client.js'
-import { fillPhraseCache } from '../../src/bench/soak-cache.js'
+import { BenchClient } from '../../bench/client.js'
+import { fillPhraseCache } from '../../bench/soak/cache.js'
 import { startTestService } from '../helpers/service.js'
 
 const BOUND = 3_000_000

@@ -1,7 +1,7 @@
 // The soak's conclusions from its samples: warm-up length and RSS drift.
 
 import t from 'tap'
-import { rssDrift, warmupSeconds } from '../../src/bench/soak-stats.js'
+import { rssDrift, warmupSeconds } from '../../bench/soak/stats.js'
 
 t.test('warm-up: five minutes, or a sixth of a shorter run', async t => {
   t.equal(warmupSeconds(1800), 300)

@@ -2,9 +2,9 @@
 // window, a level's figures from samples, and /metrics parsing.
 
 import t from 'tap'
-import { levelLabel, shareInWindow, summariseLevel } from '../../src/bench/aggregate.js'
-import { parsePrometheus } from '../../src/bench/metrics-scrape.js'
-import { percentiles } from '../../src/bench/stats.js'
+import { levelLabel, shareInWindow, summariseLevel } from '../../bench/aggregate.js'
+import { parsePrometheus } from '../../bench/metrics-scrape.js'
+import { percentiles } from '../../bench/stats.js'
 import { sample } from './helpers.js'
 
 t.test('percentiles interpolate linearly between ranks', async t => {

@@ -4,7 +4,7 @@
 
 import t from 'tap'
 import { encodeWav, UNKNOWN_LENGTH, wavHeader } from '../../src/engine/index.js'
-import { WavMeter } from '../../src/bench/wav.js'
+import { WavMeter } from '../../bench/wav.js'
 
 function feed (bytes: Buffer, sizes: number[]): WavMeter {
   const meter = new WavMeter()

@@ -2,8 +2,8 @@
 // the asked share of repeated phrases, the voice mix, and the request body.
 
 import t from 'tap'
-import { Corpus, Rng, STOCK_PHRASES } from '../../src/bench/corpus.js'
-import { requestBody, Workload, type WorkloadSpec } from '../../src/bench/workload.js'
+import { Corpus, Rng, STOCK_PHRASES } from '../../bench/corpus.js'
+import { requestBody, Workload, type WorkloadSpec } from '../../bench/workload.js'
 
 const spec = (fields: Partial<WorkloadSpec> = {}): WorkloadSpec => ({
   texts: { kind: 'corpus' },

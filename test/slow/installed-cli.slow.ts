@@ -59,6 +59,7 @@ t.test('the tarball carries the built addon, the espeak-ng data and the compiled
   }
   t.notOk(packedFiles.some(path => path.startsWith('test/') || path.startsWith('dist/test/')), 'no tests')
   t.notOk(packedFiles.some(path => path.startsWith('native/third_party/downloads')), 'no third-party downloads')
+  t.notOk(packedFiles.some(path => /^(dist\/)?(bench|src\/bench)\//.test(path) || /(^|\/)scripts\/(soak|bench-)/.test(path)), 'no load-test harness')
 })
 
 t.test('installing needs no compiler: the install script uses the shipped addon', async t => {
@@ -76,6 +77,15 @@ t.test('chorus --help', async t => {
   t.match(stdout, /^usage: chorus <command>/)
   t.match(stdout, /serve/)
   t.match(stdout, /say TEXT/)
+})
+
+t.test('chorus bench: the harness is not in the package; exit 2 and where to find it', async t => {
+  const error = await run(chorus, ['bench', '--help'], { cwd: scratch, env }).then(() => undefined, (failure: unknown) => failure as { code: number, stderr: string })
+  t.equal(error?.code, 2)
+  t.match(error?.stderr, /^chorus bench: the load-test harness is not part of the installed package\.\nIt lives in the bench\/ folder of Chorus's source repository/)
+  t.match(error?.stderr, /npm run bench -- --help/)
+  const installed = async (name: string) => await stat(join(prefix, 'node_modules', name)).then(() => true, () => false)
+  t.notOk(await installed('vega') || await installed('vega-lite'), 'the harness\'s charting libraries are not installed')
 })
 
 t.test('chorus say speaks with the built-in voice', async t => {

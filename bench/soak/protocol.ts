@@ -1,4 +1,4 @@
-// What the soak and its tool host (soak-host.ts) say to each other over IPC,
+// What the soak and its tool host (host.ts) say to each other over IPC,
 // and the timer period both event-loop delay monitors use.
 //   host → parent  {kind: 'ready', toolsUrl, spawnerUrl}
 //   parent → host  {kind: 'sample'}   host → parent {kind: 'loop', p99Ms, maxMs}

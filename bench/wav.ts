@@ -3,7 +3,7 @@
 // bytes are counted. Works for exact-length answers and for streamed ones,
 // whose header announces 0xFFFFFFFF bytes: the bytes that came are the audio.
 
-import { parseWav, WAV_HEADER_BYTES } from '../engine/index.js'
+import { parseWav, WAV_HEADER_BYTES } from '../src/engine/index.js'
 
 interface Format {
   dataOffset: number

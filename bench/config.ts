@@ -6,14 +6,15 @@
 // Synthesis options take the engine's own LIMITS, so the harness cannot
 // accept a value the service would refuse, or refuse one it accepts.
 
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { ConfigError } from '../errors.js'
-import { LIMITS } from '../engine/synthesis-config.js'
+import { ConfigError } from '../src/errors.js'
+import { LIMITS } from '../src/engine/synthesis-config.js'
 import {
   configError, CORES, integerSetting, numberSetting, parseCommandLine, parseFlags, pickSetting, type FlagSpecs, type FlagValues, type Setting
-} from '../shared/config-values.js'
-import { expectedMessage } from '../validate.js'
-import { isValidVoiceName } from '../voices/voice-name.js'
+} from '../src/shared/config-values.js'
+import { expectedMessage } from '../src/validate.js'
+import { isValidVoiceName } from '../src/voices/voice-name.js'
 import { BENCH_FORMATS, type BenchFormat } from './audio-meter.js'
 import type { Arrivals } from './open-loop.js'
 import type { Endpoint, LoadModel } from './results.js'
@@ -362,6 +363,19 @@ export function parseFleetConfig (argv: readonly string[]): FleetConfig | 'help'
     label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'fleet',
     progress: values.progress === true
   }
+}
+
+/**
+ * --voices names a folder that exists. Checked before a run, not by the
+ * parsers above, which stay free of the file system: a missing folder would
+ * otherwise start a service with only the built-in voice, and the run end in
+ * "Voice … is not served by the service".
+ */
+export function checkVoiceFolder (voiceDir: string | null): void {
+  if (voiceDir === null) return
+  const stats = statSync(voiceDir, { throwIfNoEntry: false })
+  if (stats === undefined) fail(`a folder of Piper voices (${voiceDir} does not exist)`, '--voices', voiceDir)
+  if (!stats.isDirectory()) fail(`a folder of Piper voices (${voiceDir} is not a folder)`, '--voices', voiceDir)
 }
 
 /** `chorus bench compare a.json b.json`: exactly two files, no flags but --help. */

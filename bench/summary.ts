@@ -2,7 +2,7 @@
 // Markdown report so both always show the same numbers.
 
 import { levelLabel } from './aggregate.js'
-import type { LevelResult, SweepResults, TargetsResults } from './results.js'
+import type { CeilingResult, LevelResult, SweepResults, TargetsResults } from './results.js'
 import { markdownTable, megabytes, num, ratio, textTable, type Column } from './table.js'
 
 interface LevelColumn extends Column {
@@ -74,11 +74,21 @@ export function targetsTable (results: Pick<TargetsResults, 'figures'>, style: '
   return style === 'text' ? textTable(TARGET_COLUMNS, rows) : markdownTable(TARGET_COLUMNS, rows)
 }
 
-export function ceilingLine (results: Pick<SweepResults, 'ceiling'>): string {
-  const c = results.ceiling
-  if (c === null) return 'ceiling: not measured'
-  return `ceiling (bare engine, ${c.workers} workers × ${c.intraOpThreads} thread): ${num(c.audioSecondsPerSecond)} audio s/s ` +
+const ENGINE_NAMES = { onnxruntime: 'onnxruntime-node on the unmodified model', chorus: 'Chorus\'s engine' } as const
+
+function oneCeiling (label: string, c: CeilingResult): string {
+  return `${label} (${ENGINE_NAMES[c.engine ?? 'chorus']}, ${c.workers} workers × ${c.intraOpThreads} thread): ${num(c.audioSecondsPerSecond)} audio s/s ` +
     `(median of ${c.repeatResults.map(num).join(', ')}; ${c.secondsPerRepeat} s each)`
+}
+
+/** The ceiling; where Chorus's engine was measured beside an outside one, a second line with it against that. */
+export function ceilingLines (results: Pick<SweepResults, 'ceiling' | 'engineCeiling'>): string[] {
+  const c = results.ceiling
+  if (c === null) return ['ceiling: not measured']
+  const engine = results.engineCeiling
+  if (engine === undefined || engine === null) return [oneCeiling('ceiling', c)]
+  const share = c.audioSecondsPerSecond > 0 ? engine.audioSecondsPerSecond / c.audioSecondsPerSecond : null
+  return [oneCeiling('ceiling', c), `${oneCeiling('engine alone', engine)}: ${ratio(share)} the ceiling`]
 }
 
 /** What the terminal shows at the end of a sweep. */
@@ -86,7 +96,7 @@ export function sweepSummary (results: SweepResults, outDir: string): string {
   const errors = results.levels.flatMap(level => Object.entries(level.errorMessages).map(([key, message]) => `  ${levelLabel(level)} ${key}: ${message}`))
   return [
     `chorus bench: ${results.endpoint === 'tts' ? 'POST /tts' : 'GET /health'} on ${results.target.url}, ${results.load.model} loop`,
-    ...(results.endpoint === 'tts' ? [ceilingLine(results)] : []),
+    ...(results.endpoint === 'tts' ? ceilingLines(results) : []),
     '',
     levelTable(results, 'text'),
     ...(errors.length > 0 ? ['', 'errors:', ...errors] : []),
@@ -99,7 +109,7 @@ export function sweepSummary (results: SweepResults, outDir: string): string {
 export function targetsSummary (results: TargetsResults, outDir: string): string {
   return [
     `chorus bench targets: ${results.voice}, ${results.machine.cpus} cores, ${results.workersPerVoice} workers`,
-    ceilingLine(results),
+    ...ceilingLines(results),
     '',
     targetsTable(results, 'text'),
     '',

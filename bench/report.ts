@@ -3,7 +3,7 @@
 
 import { levelLabel } from './aggregate.js'
 import type { MachineInfo, SweepResults, TargetsResults } from './results.js'
-import { ceilingLine, levelTable, targetsTable } from './summary.js'
+import { ceilingLines, levelTable, targetsTable } from './summary.js'
 import { markdownTable, megabytes, num } from './table.js'
 
 function machineLine (m: MachineInfo, startedAt: string, finishedAt: string): string {
@@ -58,7 +58,7 @@ function errorsSection (r: SweepResults): string[] {
 }
 
 const READING = `- **req/s** counts requests that completed inside the measured window, over its length. **audio s/s** and **chars/s** spread each request's audio (or text) evenly over its time in flight and count the part inside the window, so a long paragraph at the window's edge counts in part instead of all or nothing.
-- **× ceiling** is audio s/s over the bare engine's: the same voice and texts run straight through ONNX Runtime, one worker per core, no HTTP. Near 1 means the service adds little. Above 1 means a phrase cache answered repeated texts, or the machine was busier while the ceiling was measured (short runs on a shared machine are noisy).
+- **× ceiling** is audio s/s over the ceiling's: the same voice and texts (the same phoneme ids) run straight through onnxruntime-node's InferenceSession on the unmodified model, one worker per core with one intra-op thread, no HTTP. It is measured from outside Chorus, so a slower engine shows here too; *engine alone* is Chorus's engine measured the same way in the same run, against that ceiling. Near 1 means the service adds little. Above 1 means a phrase cache answered repeated texts, or the machine was busier while the ceiling was measured (short runs on a shared machine are noisy).
 - **Latency** (p50/p90/p99/max) is over successful requests due in the window, from the time a request was due to its last byte; in an open loop "due" is the schedule, so queueing inside the server (or a late harness) counts. Failures are listed under errors instead.
 - **TTFB** is the time to the first byte of audio, past the WAV header: with streaming, when the first sentence arrives; without, close to the whole latency.
 - **RTF p50** is the median of latency over audio duration per request (below 1: faster than real time).
@@ -77,7 +77,7 @@ export function sweepReport (r: SweepResults): string {
     '',
     '## Ceiling',
     '',
-    r.endpoint === 'tts' ? ceilingLine(r) : 'Not measured for GET /health.',
+    r.endpoint === 'tts' ? ceilingLines(r).join('\n\n') : 'Not measured for GET /health.',
     '',
     '## Results',
     '',
@@ -119,7 +119,7 @@ export function targetsReport (r: TargetsResults): string {
     machineLine(r.machine, r.startedAt, r.finishedAt),
     `Voice ${r.voice} (model ${(r.modelBytes / 1e6).toFixed(1)} MB), ${r.workersPerVoice} workers per voice, one intra-op thread each.`,
     '',
-    ceilingLine(r),
+    ceilingLines(r).join('\n\n'),
     '',
     targetsTable(r, 'markdown'),
     '',

@@ -2,14 +2,14 @@
 // started through the same command functions `chorus spawner` and `chorus
 // tools` run, in one process whose event-loop delay is measured here (no
 // outside observer can see it). The parent talks to it over IPC
-// (soak-protocol.ts); each 'sample' answers for the interval since the last
+// (protocol.ts); each 'sample' answers for the interval since the last
 // one. SIGTERM (or the parent going away) stops both servers.
 
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { PassThrough } from 'node:stream'
-import { runSpawnerCommand } from '../spawner/cli.js'
-import { runToolsCommand } from '../tools/cli.js'
-import { LOOP_RESOLUTION_MS, type HostMessage } from './soak-protocol.js'
+import { runSpawnerCommand } from '../../src/spawner/cli.js'
+import { runToolsCommand } from '../../src/tools/cli.js'
+import { LOOP_RESOLUTION_MS, type HostMessage } from './protocol.js'
 
 /** The first JSON log line with this `msg`, from a command's stderr. */
 async function listeningUrl (stream: PassThrough, message: string): Promise<string> {
@@ -34,7 +34,7 @@ async function listeningUrl (stream: PassThrough, message: string): Promise<stri
 }
 
 async function main (): Promise<void> {
-  if (process.send === undefined) throw new Error('soak-host runs as a child of scripts/soak.ts, with an IPC channel')
+  if (process.send === undefined) throw new Error('the soak tool host runs as a child of bench/soak/main.ts, with an IPC channel')
   const stop = new AbortController()
   process.once('disconnect', () => { stop.abort() })
 

@@ -7,9 +7,9 @@
 // in seconds: distinct texts, each a miss, until an eviction shows the cache
 // at its bound. The corpus's answers then take the place of these entries.
 
-import { ChorusError } from '../errors.js'
-import type { BenchClient } from './client.js'
-import { parsePrometheus } from './metrics-scrape.js'
+import { ChorusError } from '../../src/errors.js'
+import type { BenchClient } from '../client.js'
+import { parsePrometheus } from '../metrics-scrape.js'
 
 export interface CacheFill {
   requests: number

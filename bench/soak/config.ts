@@ -3,9 +3,9 @@
 
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { ConfigError } from '../errors.js'
-import { PACKAGE_ROOT } from '../package-root.js'
-import { integerSetting, numberSetting, pickSetting, type FlagValues } from '../shared/config-values.js'
+import { ConfigError } from '../../src/errors.js'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
+import { integerSetting, numberSetting, pickSetting, type FlagValues } from '../../src/shared/config-values.js'
 
 export interface SoakConfig {
   minutes: number

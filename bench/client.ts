@@ -5,7 +5,7 @@
 // would hide exactly the failures a load test is for.
 
 import { Agent, request, type IncomingMessage } from 'node:http'
-import { ChorusError } from '../errors.js'
+import { ChorusError } from '../src/errors.js'
 import { type AudioMeter, type BenchFormat, meterFor } from './audio-meter.js'
 import { WavMeter } from './wav.js'
 import type { WorkItem } from './workload.js'

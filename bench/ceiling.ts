@@ -1,13 +1,15 @@
-// The bare-engine ceiling: the same voice on the same machine, one worker
-// thread per core each with one intra-op thread, running ONNX Runtime on the
-// phoneme ids of the workload's own texts, with no HTTP in between. Its audio
-// seconds per wall second is the most speech any server can make here with
-// this workload; the sweep reports each level as a fraction of it. Measure it
-// while the service is stopped or idle, or the two compete for the cores.
+// A ceiling: the same voice on the same machine, one worker thread per core
+// each with one intra-op thread, running the model on the phoneme ids of the
+// workload's own texts, with no HTTP in between. Its audio seconds per wall
+// second is the most speech any server can make here with this workload; the
+// sweep reports each level as a fraction of it. Two engines measure one
+// (ceiling-worker.ts): onnxruntime-node on the unmodified model, the outside
+// reference, and Chorus's own engine, reported against it. Measure while the
+// service is stopped or idle, or they compete for the cores.
 
 import { Worker } from 'node:worker_threads'
-import { ChorusError } from '../errors.js'
-import type { EngineReply, EngineRequest, EngineWorkerData, SequentialRun } from './ceiling-worker.js'
+import { ChorusError } from '../src/errors.js'
+import type { CeilingEngine, EngineReply, EngineRequest, EngineWorkerData, PreparedText, SequentialRun } from './ceiling-worker.js'
 import type { CeilingResult } from './results.js'
 import { median } from './stats.js'
 import type { SynthesisParams } from './workload.js'
@@ -16,6 +18,8 @@ import type { SynthesisParams } from './workload.js'
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-ceiling-worker.mjs' : './ceiling-worker.js', import.meta.url)
 
 export interface EngineBenchOptions {
+  /** Default: chorus. */
+  engine?: CeilingEngine
   voices: Array<{ name: string, modelPath: string }>
   synthesis: SynthesisParams
   workers: number
@@ -75,6 +79,7 @@ class EngineWorker {
 }
 
 export class EngineBench {
+  private prepared: PreparedText[] = []
   private sentencesPerText: number[] = []
   // Shared by the workers and kept across runs, so repeats go on through the
   // texts rather than timing the same first sentences again.
@@ -84,7 +89,7 @@ export class EngineBench {
 
   /** Starts the workers; resolves once every one has loaded every voice. */
   static async start (options: EngineBenchOptions): Promise<EngineBench> {
-    const data: EngineWorkerData = { voices: options.voices, synthesis: options.synthesis, ortLibrary: options.ortLibrary, espeakData: options.espeakData }
+    const data: EngineWorkerData = { engine: options.engine ?? 'chorus', voices: options.voices, synthesis: options.synthesis, ortLibrary: options.ortLibrary, espeakData: options.espeakData }
     const workers = Array.from({ length: options.workers }, () => new EngineWorker(new Worker(WORKER_FILE, { workerData: data })))
     const bench = new EngineBench(workers, options)
     try {
@@ -96,15 +101,25 @@ export class EngineBench {
     return bench
   }
 
-  /** Phonemizes the texts in every worker (outside any timing); returns sentences per text. */
+  /** The chorus engine phonemizes the texts in every worker (outside any timing); returns sentences per text. */
   async prepare (texts: Array<{ voice: string, text: string }>): Promise<number[]> {
     const indexed = texts.map(({ voice, text }) => {
       const index = this.options.voices.findIndex(v => v.name === voice)
       if (index < 0) throw new Error(`Voice ${voice} was not loaded by the engine workers`)
       return { voice: index, text }
     })
-    const replies = await Promise.all(this.workers.map(async worker => await worker.call({ kind: 'prepare', texts: indexed })))
-    this.sentencesPerText = (replies[0] as Extract<EngineReply, { kind: 'prepared' }>).sentences
+    return await this.use({ kind: 'prepare', texts: indexed })
+  }
+
+  /** Another bench's prepared phoneme ids (its voices in the same order): the onnxruntime engine runs the chorus engine's inputs. */
+  async prepareLike (other: EngineBench): Promise<number[]> {
+    return await this.use({ kind: 'load-ids', texts: other.prepared })
+  }
+
+  private async use (request: Extract<EngineRequest, { kind: 'prepare' | 'load-ids' }>): Promise<number[]> {
+    const replies = await Promise.all(this.workers.map(async worker => await worker.call(request)))
+    this.prepared = (replies[0] as Extract<EngineReply, { kind: 'prepared' }>).texts
+    this.sentencesPerText = this.prepared.map(text => text.sentences.length)
     Atomics.store(new Int32Array(this.counter), 0, 0)
     return this.sentencesPerText
   }
@@ -144,6 +159,7 @@ export class EngineBench {
     const perText = this.sentencesPerText.slice(range.first, range.first + range.count)
     const totalSentences = perText.reduce((sum, n) => sum + n, 0)
     return {
+      engine: this.options.engine ?? 'chorus',
       audioSecondsPerSecond: median(runs.map(run => run.audioSecondsPerSecond)),
       repeatResults: runs.map(run => run.audioSecondsPerSecond),
       secondsPerRepeat: seconds,

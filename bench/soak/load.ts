@@ -4,9 +4,9 @@
 // histograms, so a long run's memory stays flat on the harness side too.
 
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
-import type { BenchClient, Sample } from './client.js'
-import type { Rng } from './corpus.js'
-import type { Workload } from './workload.js'
+import type { BenchClient, Sample } from '../client.js'
+import type { Rng } from '../corpus.js'
+import type { Workload } from '../workload.js'
 
 export interface TtsFigures {
   requests: number

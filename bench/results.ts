@@ -3,8 +3,9 @@
 // bytes; a figure that could not be measured is null (JSON has no NaN).
 
 import { readFile } from 'node:fs/promises'
-import { ConfigError } from '../errors.js'
-import { expectedMessage, isPlainObject } from '../validate.js'
+import { ConfigError } from '../src/errors.js'
+import { expectedMessage, isPlainObject } from '../src/validate.js'
+import type { CeilingEngine } from './ceiling-worker.js'
 import type { Arrivals } from './open-loop.js'
 import type { Percentiles } from './stats.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'
@@ -22,8 +23,10 @@ export interface MachineInfo {
   loadAverage: number[]
 }
 
-/** The bare engine on the same voice and machine: no HTTP, no pool, one worker per core. */
+/** A bare engine on the same voice and machine: no HTTP, no pool, one worker per core. */
 export interface CeilingResult {
+  /** onnxruntime-node on the unmodified model, or Chorus's engine; absent in older files: chorus. */
+  engine?: CeilingEngine
   /** Median over the repeats: the most speech this machine makes with this workload. */
   audioSecondsPerSecond: number
   repeatResults: number[]
@@ -116,7 +119,10 @@ export interface SweepResults {
     requestsPerLevel: number | null
     timeoutSeconds: number
   }
+  /** The levels' reference: onnxruntime-node's when measured (older files: Chorus's engine). */
   ceiling: CeilingResult | null
+  /** Chorus's engine alone in the same run, reported against `ceiling`; absent in older files. */
+  engineCeiling?: CeilingResult | null
   levels: LevelResult[]
   notes: string[]
 }

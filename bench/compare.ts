@@ -2,7 +2,7 @@
 // ratios, so a change can be judged on the same workload and load levels.
 // Levels are matched by load model and load; unmatched ones are listed apart.
 
-import { ConfigError } from '../errors.js'
+import { ConfigError } from '../src/errors.js'
 import { levelLabel } from './aggregate.js'
 import type { BenchResults, LevelResult, SweepResults, TargetsResults } from './results.js'
 import { num, ratio, textTable, type Column } from './table.js'

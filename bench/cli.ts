@@ -5,16 +5,18 @@
 //   chorus bench fleet --voices D --voice V    many voices against one, and memory
 //   chorus bench compare a.json b.json   ratios between two runs
 
-import { ChorusError, ConfigError } from '../errors.js'
+import type { BenchMain } from '../src/cli.js'
+import { ChorusError, ConfigError } from '../src/errors.js'
 import { compareResults } from './compare.js'
-import { parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
+import { checkVoiceFolder, parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
 import { runFleet } from './fleet.js'
-import type { BenchIo } from './io.js'
+import { processIo, type BenchIo } from './io.js'
 import { readResults } from './results.js'
 import { runSweep } from './run.js'
 import { runTargets } from './targets.js'
 
-export { processIo } from './io.js'
+/** `chorus bench`'s entry point, which src/cli.ts loads by URL (the type keeps the two in step). */
+export const benchMain: BenchMain = async (argv, env) => await runBenchCommand(argv, processIo(env))
 
 export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
        chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
@@ -73,18 +75,21 @@ export async function runBenchCommand (argv: string[], io: BenchIo): Promise<num
       case 'targets': {
         const config = parseTargetsConfig(rest)
         if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
         const results = await runTargets(config, io)
         return results.figures.every(figure => figure.met !== null) ? 0 : 1
       }
       case 'fleet': {
         const config = parseFleetConfig(rest)
         if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
         const results = await runFleet(config, io)
         return results.figures.every(figure => figure.met !== null) ? 0 : 1
       }
       default: {
         const config = parseRunConfig(argv)
         if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
         await runSweep(config, io)
         return 0
       }

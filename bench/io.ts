@@ -4,7 +4,7 @@
 // that reads process.env.
 
 import type { Writable } from 'node:stream'
-import type { Env } from '../shared/config-values.js'
+import type { Env } from '../src/shared/config-values.js'
 
 export interface BenchIo {
   env: Env

@@ -2,7 +2,7 @@
 // resident memory after it, and the worst event-loop delay. Pure functions,
 // so the arithmetic is tested apart from any run.
 
-import { median, quantile } from './stats.js'
+import { median, quantile } from '../stats.js'
 
 /** The first five minutes, or the first sixth of a shorter run. */
 export function warmupSeconds (totalSeconds: number): number {

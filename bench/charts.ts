@@ -1,6 +1,6 @@
 // SVG charts of a sweep, drawn by Vega-Lite and rendered headless by Vega
 // (no browser, no canvas, nothing fetched): throughput against load with the
-// bare-engine ceiling drawn in, and latency percentiles against load.
+// ceiling (onnxruntime-node on the unmodified model) drawn in, and latency percentiles against load.
 
 import { parse, View } from 'vega'
 import { compile, type TopLevelSpec } from 'vega-lite'
@@ -44,7 +44,7 @@ export async function throughputChart (results: SweepResults): Promise<string> {
     : [
         { data: { values: [{ ceiling }] }, mark: { type: 'rule', color: '#c0392b', strokeDash: [6, 4] }, encoding: { y: { field: 'ceiling', type: 'quantitative' } } },
         {
-          data: { values: [{ ceiling, label: `bare-engine ceiling ${ceiling.toFixed(1)}` }] },
+          data: { values: [{ ceiling, label: `ceiling ${ceiling.toFixed(1)}` }] },
           mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#c0392b', x: 0 },
           encoding: { y: { field: 'ceiling', type: 'quantitative' }, text: { field: 'label' } }
         }

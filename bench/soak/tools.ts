@@ -7,7 +7,7 @@
 // holds no per-call records.
 
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
-import { ChorusError } from '../errors.js'
+import { ChorusError } from '../../src/errors.js'
 
 export const ROOT_BOT = { first: 'Soak', last: 'Root' } as const
 

@@ -9,12 +9,12 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { ChorusError } from '../errors.js'
-import type { Env } from '../shared/config-values.js'
+import { ChorusError } from '../src/errors.js'
+import type { Env } from '../src/shared/config-values.js'
 
 // From TypeScript sources (tests) the entry point needs tsx, as the workers do.
 const FROM_SOURCES = import.meta.url.endsWith('.ts')
-const BIN = fileURLToPath(new URL(FROM_SOURCES ? '../bin.cts' : '../bin.cjs', import.meta.url))
+const BIN = fileURLToPath(new URL(FROM_SOURCES ? '../src/bin.cts' : '../src/bin.cjs', import.meta.url))
 
 /** How long a child may take to start listening (it loads no voice at start-up here, but may install bundled ones). */
 const START_TIMEOUT_MS = 120_000

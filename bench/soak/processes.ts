@@ -1,5 +1,5 @@
 // The soak's server processes: the TTS service as `node dist/src/bin.cjs
-// serve` and the tool host (soak-host.ts), both children on 127.0.0.1 with
+// serve` and the tool host (host.ts), both children on 127.0.0.1 with
 // port 0. Their resident memory is read from /proc/PID/status (VmRSS), the
 // figure `ps` shows, so nothing of the harness's own memory is counted.
 
@@ -8,10 +8,10 @@ import { createWriteStream, type WriteStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { PACKAGE_ROOT } from '../package-root.js'
-import { ChorusError } from '../errors.js'
-import type { Env } from '../shared/config-values.js'
-import type { HostMessage } from './soak-protocol.js'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
+import { ChorusError } from '../../src/errors.js'
+import type { Env } from '../../src/shared/config-values.js'
+import type { HostMessage } from './protocol.js'
 
 export interface Child {
   pid: number
@@ -32,7 +32,7 @@ export interface HostChild extends Child {
 
 const START_TIMEOUT_MS = 120_000
 
-/** `env` is the soak's own environment, read by its entry point (scripts/soak.ts): TTS_* settings pass through. */
+/** `env` is the soak's own environment, read by its entry point (main.ts): TTS_* settings pass through. */
 export async function startTtsChild (env: Env, voiceDir: string, defaultVoice: string, logFile: string): Promise<TtsChild> {
   const log = createWriteStream(logFile, { flags: 'a' })
   const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/src/bin.cjs'), 'serve'], {
@@ -64,7 +64,7 @@ export async function startTtsChild (env: Env, voiceDir: string, defaultVoice: s
 
 export async function startHostChild (logFile: string): Promise<HostChild> {
   const log = createWriteStream(logFile, { flags: 'a' })
-  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/src/bench/soak-host.js')], {
+  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/bench/soak/host.js')], {
     cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc']
   })

@@ -5,11 +5,11 @@
 
 import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { loadServiceConfig } from '../service/config.js'
-import type { Env } from '../shared/config-values.js'
-import { createLogger } from '../shared/logger.js'
-import { startService } from '../service/server.js'
-import { ChorusError, ConfigError } from '../errors.js'
+import { loadServiceConfig } from '../src/service/config.js'
+import type { Env } from '../src/shared/config-values.js'
+import { createLogger } from '../src/shared/logger.js'
+import { startService } from '../src/service/server.js'
+import { ChorusError, ConfigError } from '../src/errors.js'
 import type { BenchClient } from './client.js'
 
 export interface InProcessService {

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ConfigError } from '../errors.js'
+import { ConfigError } from '../src/errors.js'
 import { levelLabel, summariseLevel } from './aggregate.js'
-import { EngineBench } from './ceiling.js'
+import { EngineBench, type ThroughputRun } from './ceiling.js'
 import { BenchClient, type Sample } from './client.js'
 import { runClosedLoop } from './closed-loop.js'
 import type { LoadLevel, RunConfig } from './config.js'
@@ -55,21 +55,38 @@ function workloadSpec (config: RunConfig, texts: TextSource, info: ServiceInfo, 
   }
 }
 
-/** The ceiling, or why there is none (a note for the report). */
-async function measureCeiling (config: RunConfig, spec: WorkloadSpec, env: BenchIo['env'], progress: Progress): Promise<CeilingResult | string> {
+interface Ceilings {
+  /** onnxruntime-node on the unmodified model: the reference the levels are measured against. */
+  ceiling: CeilingResult
+  /** Chorus's engine alone, on the same ids in the same run. */
+  engineCeiling: CeilingResult
+}
+
+/** The ceilings, or why there are none (a note for the report). */
+async function measureCeilings (config: RunConfig, spec: WorkloadSpec, env: BenchIo['env'], progress: Progress): Promise<Ceilings | string> {
   if (config.ceiling === null) return 'the ceiling was not measured (--no-ceiling or GET /health)'
   if (config.voiceDir === null) return 'the ceiling was not measured: pass --voices DIR with the models the service uses'
   const voices = spec.voices.map(v => ({ name: v.name, modelPath: join(config.voiceDir as string, `${v.name}.onnx`) }))
   const missing = voices.filter(v => !existsSync(v.modelPath))
   if (missing.length > 0) return `the ceiling was not measured: no model ${missing.map(v => v.modelPath).join(', ')}`
   const { seconds, repeats, workers } = config.ceiling
-  progress.note(`measuring the bare-engine ceiling: ${workers} workers, ${repeats} × ${seconds} s`)
-  const bench = await EngineBench.start({ voices, synthesis: config.synthesis, workers, ortLibrary: env.CHORUS_ORT_LIBRARY, espeakData: env.CHORUS_ESPEAK_DATA })
+  progress.note(`measuring the ceilings (onnxruntime-node, then Chorus's engine, alternating): ${workers} workers, ${repeats} × ${seconds} s each`)
+  const options = { voices, synthesis: config.synthesis, workers, ortLibrary: env.CHORUS_ORT_LIBRARY, espeakData: env.CHORUS_ESPEAK_DATA }
+  const engine = await EngineBench.start({ ...options, engine: 'chorus' })
+  let outside: EngineBench | undefined
   try {
-    await bench.prepare(new Workload(spec).take(CEILING_TEXTS).map(item => ({ voice: item.voice, text: item.text })))
-    return await bench.ceiling(seconds, repeats)
+    await engine.prepare(new Workload(spec).take(CEILING_TEXTS).map(item => ({ voice: item.voice, text: item.text })))
+    outside = await EngineBench.start({ ...options, engine: 'onnxruntime' })
+    await outside.prepareLike(engine)
+    // Alternated, so a machine that gets busier part-way weighs on both alike.
+    const runs: { outside: ThroughputRun[], engine: ThroughputRun[] } = { outside: [], engine: [] }
+    for (let r = 0; r < repeats; r++) {
+      const order = r % 2 === 0 ? ['outside', 'engine'] as const : ['engine', 'outside'] as const
+      for (const which of order) runs[which].push(await (which === 'outside' ? outside : engine).throughput(seconds * 1000))
+    }
+    return { ceiling: outside.ceilingOf(runs.outside, seconds), engineCeiling: engine.ceilingOf(runs.engine, seconds) }
   } finally {
-    await bench.close()
+    await Promise.all([engine.close(), outside?.close()])
   }
 }
 
@@ -122,12 +139,13 @@ interface SweepParts {
   url: string
   service: InProcessService | undefined
   ceiling: CeilingResult | null
+  engineCeiling: CeilingResult | null
   levels: LevelResult[]
   notes: string[]
   startedAt: string
 }
 
-function sweepResults ({ config, texts, spec, url, service, ceiling, levels, notes, startedAt }: SweepParts): SweepResults {
+function sweepResults ({ config, texts, spec, url, service, ceiling, engineCeiling, levels, notes, startedAt }: SweepParts): SweepResults {
   return {
     schema: 'chorus-bench/1',
     kind: 'sweep',
@@ -154,6 +172,7 @@ function sweepResults ({ config, texts, spec, url, service, ceiling, levels, not
       timeoutSeconds: config.timeoutSeconds
     },
     ceiling,
+    engineCeiling,
     levels,
     notes
   }
@@ -186,12 +205,13 @@ export async function runSweep (config: RunConfig, io: BenchIo): Promise<SweepRe
     const notes: string[] = []
     if (copies !== undefined) notes.push(`many voices: one model under ${copies.names.length} names, sent round-robin; the ceiling is the one voice's`)
     let ceiling: CeilingResult | null = null
+    let engineCeiling: CeilingResult | null = null
     if (spec !== null) {
       // The copies are one model: the ceiling runs it once, on the same texts.
       const ceilingSpec = copies === undefined ? spec : { ...spec, voices: config.voices as VoiceWeight[], roundRobin: false }
-      const measured = await measureCeiling(config, ceilingSpec, io.env, progress)
+      const measured = await measureCeilings(config, ceilingSpec, io.env, progress)
       if (typeof measured === 'string') notes.push(measured)
-      else ceiling = measured
+      else ({ ceiling, engineCeiling } = measured)
     }
     const ctx: LevelContext = { config, client, spec, ceiling, seen: new Set(), progress }
     const levels: LevelResult[] = []
@@ -199,7 +219,7 @@ export async function runSweep (config: RunConfig, io: BenchIo): Promise<SweepRe
     if (levels.some(level => (level.server?.cacheHits ?? 0) > 0)) {
       notes.push('the phrase cache answered some requests (see cache hits): those cost the engine nothing')
     }
-    const results = sweepResults({ config, texts, spec, url, service, ceiling, levels, notes, startedAt })
+    const results = sweepResults({ config, texts, spec, url, service, ceiling, engineCeiling, levels, notes, startedAt })
     await writeOutputs(config.outDir, results)
     io.stdout.write(sweepSummary(results, config.outDir))
     return results
