@@ -14,8 +14,7 @@ import { SynthesisCancelledError } from '../engine/errors.js'
 import { VoiceBrokenError } from '../voices/errors.js'
 import { overBudget, planRoom, type EvictionReason, type Occupant } from './eviction.js'
 import type { InferenceGate } from './inference-gate.js'
-import { HeapSweep } from './heap-sweep.js'
-import { MemoryReleaser } from './memory-release.js'
+import { HeapSweep, MemoryReleaser } from '../engine/memory/index.js'
 import { VoicePool, type VoicePoolOptions } from './voice-pool.js'
 
 export interface PoolSource {

@@ -91,7 +91,7 @@ t.test('an open loop of streamed requests, a multi-speaker voice and repeated ph
   for (const level of results.levels) {
     t.equal(level.requests, level.load, 'one second of arrivals at the offered rate')
     t.equal(level.ok, level.requests)
-    t.ok(level.sendLagMs !== null && level.sendLagMs.p99 < 200, 'the harness sent on time')
+    t.ok(level.sendLagMs !== null, 'the send lag is measured (how small it is: test/leak/bench-loops.leak.ts)')
     t.ok((level.ttfbMs?.p50 ?? Infinity) <= (level.latencyMs?.p50 ?? 0), 'first audio before the last byte')
   }
   t.match(results.notes, [/ceiling was not measured/])

@@ -25,8 +25,15 @@ const damaged: Record<string, { model: Uint8Array, config: Uint8Array }> = {
   'en_GB-mismatch-medium': { model: goodModel, config: vctkConfig }
 }
 
+// One worker per voice: every load here starts its workers from the
+// TypeScript sources (tsx in each thread), and a second worker per voice
+// doubled that without testing anything more. The service's timeout is the
+// helper's (the longest allowed): loads beside a busy CPU took longer than
+// the default 60 s, and every request then answered 504.
+const ENV = { TTS_WORKERS_PER_VOICE: '1' }
+
 t.test('every kind of damaged voice is refused with its reason, under concurrent requests; the rest serve', async t => {
-  const service = await startTestService({}, [GOOD, 'en_US-probe-medium'])
+  const service = await startTestService(ENV, [GOOD, 'en_US-probe-medium'])
   t.teardown(() => service.stop())
   for (const [name, files] of Object.entries(damaged)) {
     await writeFile(join(service.voiceDir, `${name}.onnx`), files.model)
@@ -86,7 +93,7 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
 })
 
 t.test('a model replaced while requests load it: every answer is audio or a clear error, and the process lives', async t => {
-  const service = await startTestService({}, [GOOD])
+  const service = await startTestService(ENV, [GOOD])
   t.teardown(() => service.stop())
   const target = join(service.voiceDir, `${GOOD}.onnx`)
   const requests: Array<Promise<{ status: number, code?: string }>> = []

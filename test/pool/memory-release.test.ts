@@ -6,7 +6,7 @@
 
 import t from 'tap'
 import { InferenceGate } from '../../src/pool/inference-gate.js'
-import { MemoryReleaser, type MemoryReleaseTiming } from '../../src/pool/memory-release.js'
+import { MemoryReleaser, type MemoryReleaseTiming } from '../../src/engine/memory/index.js'
 
 const TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, drainedMs: 30_000, drainTimeoutMs: 50, pollMs: 250 }
 

@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { request, startTestService, type TestService } from '../helpers/service.js'
+import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 
 interface Preload { state: string, loaded: string[], failed: string[], skipped: string[] }
 
@@ -51,7 +52,7 @@ t.test('nothing to preload: done at once', async t => {
 t.test('chorus serve with a malformed TTS_PRELOAD_VOICES exits 2 naming it', async t => {
   const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src/bin.cts'), 'serve'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_PRELOAD_VOICES: 'en_US-lessac-medium,voices/evil' },
-    timeout: 60_000
+    timeout: CHILD_HANG_GUARD_MS
   }).then(() => ({ code: 0, stderr: '' }), (error: { code: number, stderr: string }) => error)
   t.equal(failed.code, 2)
   t.match(failed.stderr, 'Expected voice names separated by commas (like en_US-lessac-medium,en_GB-alba-medium), or * for TTS_PRELOAD_VOICES but received "en_US-lessac-medium,voices/evil" (string)')

@@ -1,8 +1,8 @@
 // Bounded work per run, through the service: a long sentence is decoded in
 // chunks spread over the workers and equals the whole graph's answer; a
 // streamed one arrives chunk by chunk at the right level; text past the
-// phoneme cap is cut and still answered; the built-in voice never holds up
-// the event loop.
+// phoneme cap is cut and still answered. That the built-in voice never
+// holds up the event loop is measured in test/leak/event-loop.leak.ts.
 
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -96,33 +96,4 @@ t.test('a sentence past the phoneme cap is cut at word boundaries and answered',
   const reply = await postTts(service.url, { text: 'hello '.repeat(120).trim(), voice: VOICE })
   t.equal(reply.status, 200)
   t.ok(pcmOf(reply.body).length > 0)
-})
-
-t.test('the built-in voice speaking a long text does not hold up the event loop', async t => {
-  // The default text limit, in one unpunctuated run.
-  const service = await startTestService({ TTS_DEFAULT_VOICE: VOICE }, [VOICE])
-  t.teardown(() => service.stop())
-  const text = 'hello there '.repeat(417).slice(0, 5000)
-  const started = performance.now()
-  let finished = 0
-  const speech = postTts(service.url, { text, voice: 'en_US-espeak-low' }).then(reply => {
-    finished = performance.now()
-    return reply
-  })
-  const healthMs: number[] = []
-  let answeredDuring = 0
-  while (finished === 0 && healthMs.length < 200) {
-    const before = performance.now()
-    t.equal((await request(`${service.url}/health`)).status, 200)
-    healthMs.push(performance.now() - before)
-    // A Piper voice's request phonemizes while espeak speaks: it waits off the event loop.
-    t.equal((await postTts(service.url, { text: 'Short.', voice: VOICE })).status, 200)
-    if (finished === 0) answeredDuring++
-  }
-  const reply = await speech
-  t.equal(reply.status, 200)
-  const total = finished - started
-  t.ok(answeredDuring >= 3, `${answeredDuring} /health and short requests were answered while the speech went on`)
-  const worst = Math.max(...healthMs)
-  t.ok(worst < total / 4, `/health took at most ${worst.toFixed(0)} ms while the speech took ${total.toFixed(0)} ms`)
 })

@@ -12,6 +12,7 @@ import t from 'tap'
 import { runSpawnerCommand } from '../../src/spawner/cli.js'
 import { runToolsCommand } from '../../src/tools/cli.js'
 import { callTool, connectHttp, startReferenceSpawner } from './helpers.js'
+import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 
 const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
 
@@ -46,7 +47,7 @@ t.test('chorus tools over HTTP as a process: serves until SIGTERM, then exits 0'
     env: { PATH: process.env.PATH ?? '', CHORUS_TOOLS_TOKEN: 'process-token', SPAWNER_TOKEN: 'unused-spawner-token' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  const killer = setTimeout(() => { child.kill('SIGKILL') }, 15_000)
+  const killer = setTimeout(() => { child.kill('SIGKILL') }, CHILD_HANG_GUARD_MS)
   t.teardown(() => { clearTimeout(killer); child.kill('SIGKILL') })
   const exited = once(child, 'exit') as Promise<[number | null, string | null]>
   const log = logWatcher(/tools server listening/)

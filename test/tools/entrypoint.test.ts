@@ -13,6 +13,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { parseToolsConfig } from '../../src/tools/config.js'
 import { startReferenceSpawner, type Teardown } from './helpers.js'
+import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const SCRIPT = join(ROOT, 'scripts', 'tools-entrypoint.sh')
@@ -71,7 +72,7 @@ t.test('end to end: the entrypoint starts a tool server that reaches the spawner
     env: { PATH: process.env.PATH ?? '', CHORUS_TOOLS_EXEC: target, SPAWNER_HOST: '127.0.0.1', SPAWNER_PORT: String(spawner.port), SPAWNER_TOKEN: 'entry-token' },
     stdio: ['pipe', 'pipe', 'pipe']
   })
-  const killer = setTimeout(() => { child.kill('SIGKILL') }, 10_000)
+  const killer = setTimeout(() => { child.kill('SIGKILL') }, CHILD_HANG_GUARD_MS)
   t.teardown(() => { clearTimeout(killer); child.kill('SIGKILL') })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8') })

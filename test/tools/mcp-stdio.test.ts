@@ -9,6 +9,7 @@ import t from 'tap'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { callTool, startReferenceSpawner, type Teardown } from './helpers.js'
+import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 
 const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
 
@@ -67,7 +68,7 @@ t.test('raw lines: bad messages get errors, stdout holds only JSON-RPC', async (
     env: childEnv({}),
     stdio: ['pipe', 'pipe', 'pipe']
   })
-  const killer = setTimeout(() => { child.kill('SIGKILL') }, 10_000)
+  const killer = setTimeout(() => { child.kill('SIGKILL') }, CHILD_HANG_GUARD_MS)
   t.teardown(() => { clearTimeout(killer); child.kill('SIGKILL') })
   const lines = createInterface({ input: child.stdout })
   const closed = once(lines, 'close')

@@ -219,11 +219,10 @@ t.test('over HTTP', async t => {
     server.misbehave(modelPath, 'stall')
     t.teardown(() => server.misbehave(modelPath, undefined))
     const dest = freshDest()
-    const started = Date.now()
+    // The error names the stall timer that fired; the test's own timeout bounds a hang.
     await t.rejects(fetchVoices(['en_US-slow-medium'], options({ destDir: dest, timeoutMs: 300 })), {
       code: 'ERR_VOICE_DOWNLOAD', message: /^GET http:\/\/127\.0\.0\.1:\d+\/.*en_US-slow-medium\.onnx stalled: no data for 300 ms$/
     })
-    t.ok(Date.now() - started < 3000, 'bounded')
     t.same(await listing(dest), [])
   })
 
