@@ -34,7 +34,7 @@ event-loop delay; prints RSS drift after warm-up, errors and p99s.
   --rate <r>             TTS requests per second instead (no probe)
   --tools-fraction <f>   tool cycles as a share of their measured capacity (default 0.1)
   --tools-rate <r>       tool cycles per second instead (no probe)
-  --voices <dir>         voice folder (default ../shared/voices/bench)
+  --voices <dir>         voice folder (default voices/bench: the generated stand-ins)
   --sample-seconds <s>   sampling period (default 5, or less for short runs)
   --seed <n>             corpus seed (default 1)
   --out <dir>            where the JSON results go (default bench-results)
@@ -75,7 +75,7 @@ export function parseSoakConfig (argv: readonly string[]): SoakConfig | 'help' {
     fraction: number(values, 'fraction', 0.01, 1) ?? 0.5,
     toolsRate: number(values, 'tools-rate', 0.01, 10_000),
     toolsFraction: number(values, 'tools-fraction', 0.01, 1) ?? 0.1,
-    voiceDir: resolve(typeof values.voices === 'string' ? values.voices : resolve(PACKAGE_ROOT, '../shared/voices/bench')),
+    voiceDir: resolve(typeof values.voices === 'string' ? values.voices : resolve(PACKAGE_ROOT, 'voices/bench')),
     // At least a dozen samples however short the run.
     sampleSeconds: number(values, 'sample-seconds', 0.5, 600) ?? Math.min(5, minutes * 60 / 12),
     seed,
