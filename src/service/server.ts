@@ -3,6 +3,7 @@
 // flight finish (bounded by the request timeout), then stops the pools.
 
 import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Logger } from '../shared/logger.js'
 import { EncoderPool } from '../audio/encoder-pool.js'
 import { initRuntime } from '../engine/index.js'
@@ -15,7 +16,8 @@ import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import type { ServiceConfig } from './config.js'
-import { ServiceMetrics } from '../http/metrics.js'
+import { ServiceMetrics, speechMetrics } from '../http/metrics.js'
+import { SpeechService } from '../synthesis/speech-service.js'
 import type { ServiceDeps } from '../http/deps.js'
 
 export interface RunningService {
@@ -62,7 +64,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     voiceMemory: () => pools.memoryByVoice(),
     voiceMemoryBudget: () => pools.budgetBytes,
     voiceMemoryUsed: () => pools.usedBytes,
-    inferencesRunning: () => pools.gate.running
+    inferencesRunning: () => pools.gate.running,
+    bufferedBytes: (): number => speech.buffered.bytes
   })
   pools.on('loaded', (voice, seconds) => {
     metrics.voiceLoads.inc({ voice })
@@ -71,7 +74,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
   const preload = new Preloader(pools, registry, log)
   const encoders = new EncoderPool(config.encoderThreads, log)
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, preload, encoders }
+  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics))
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -102,7 +106,9 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     throw error
   }
   const { server, url } = listening
-  log.info({ url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
+  const bound = server.address() as AddressInfo
+  // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
+  log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
   // In the background, once listening: the service answers (and /health reports progress) meanwhile.
   preload.start(config.preloadVoices)
 
