@@ -5,7 +5,7 @@
 // synthesis back while the client is not reading.
 
 import { Readable } from 'node:stream'
-import { finished } from 'node:stream/promises'
+import { once } from 'node:events'
 import type { Context } from 'koa'
 import type { Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
@@ -48,8 +48,8 @@ function cut (ctx: SpeechContext, reason: unknown): void {
 
 export async function sendSpeech (ctx: SpeechContext, service: SpeechService, request: Omit<SpeechRequest, 'log' | 'signal' | 'delivered'>, framing: Framing = RAW): Promise<void> {
   const client = clientSignal(ctx)
-  const delivered = finished(ctx.res)
-  delivered.catch(() => {})
+  // 'close' follows the last byte's hand-over to the socket, or a hang-up.
+  const delivered = once(ctx.res, 'close')
   let speech: Speech
   try {
     speech = await service.open({ ...request, log: ctx.state.log, signal: client.signal, delivered })

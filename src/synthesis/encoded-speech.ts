@@ -5,12 +5,11 @@
 
 import type { EncoderPool } from '../audio/encoder-pool.js'
 import type { AudioFormat } from '../audio/formats.js'
-import { silencePieces, type AudioCeiling } from './audio-ceiling.js'
-import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
-import type { ByteSink } from './wav-speech.js'
+import { silencePieces } from './audio-ceiling.js'
+import { runHooks, type SpeechRun } from './wav-speech.js'
 
-export async function encodeSpeech (synthesizer: Synthesizer, encoders: EncoderPool, prepared: PreparedSynthesis, text: string,
-  format: AudioFormat, signal: AbortSignal, ceiling: AudioCeiling, write: ByteSink): Promise<void> {
+export async function encodeSpeech (run: SpeechRun, encoders: EncoderPool, format: AudioFormat): Promise<void> {
+  const { prepared, ceiling } = run
   // The encoder starts while the first sentence is synthesised, not before:
   // its set-up waits in the encoder worker's queue behind other streams'
   // chunks, and that wait would otherwise delay the first byte.
@@ -18,11 +17,11 @@ export async function encodeSpeech (synthesizer: Synthesizer, encoders: EncoderP
   // A failed open surfaces at the first chunk; until then it must not count as unhandled.
   opening.catch(() => {})
   const deliver = async (bytes: Uint8Array): Promise<void> => {
-    if (bytes.length > 0) await write(bytes)
+    if (bytes.length > 0) await run.write(bytes)
   }
   try {
-    await synthesizer.run(prepared, text, signal, {
-      onSentences: count => ceiling.checkSentences(count),
+    await run.synthesizer.run(prepared, run.text, run.signal, {
+      ...runHooks(run),
       onChunk: async (pcm, sentence, chunk) => {
         const session = await opening
         for (const silence of silencePieces(ceiling.gapBefore(sentence, chunk))) {

@@ -33,6 +33,8 @@ export interface PipelineOptions {
   /** Streamed: sentences started ahead of the one being handed on, itself
    * included, so a reader who stops taking chunks stops the work too. */
   window?: number
+  /** Told each sentence's index as its work is queued. */
+  onStart?: (sentence: number) => void
 }
 
 export interface PipelineResult {
@@ -81,6 +83,7 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
       .map((piece, p) => startPiece(pool, piece.slice(), settings, stream, [options.request, s, p * CHUNKS_PER_PIECE], signal))
     for (const piece of pieces) piece.catch(() => {})
     work[s] = pieces
+    options.onStart?.(s)
   }
   for (let s = 0; s < window; s++) start(s)
 

@@ -23,7 +23,7 @@ import { requestTimedOut } from './errors.js'
 import { speechCacheKey, type PhraseCache } from './phrase-cache.js'
 import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
 import type { TtsRequest } from './tts-request.js'
-import { streamedWav, streamWav, wholeWav } from './wav-speech.js'
+import { streamedWav, streamWav, wholeWav, type SpeechRun } from './wav-speech.js'
 
 /** What a speech yields, in order. Only audio for now; timing events will ride beside it. */
 export type SpeechChunk = { kind: 'audio', bytes: Uint8Array }
@@ -55,6 +55,16 @@ export interface Speech {
   signal: AbortSignal
   /** Read once. Leaving early (return, break) stops the work. */
   chunks: AsyncIterableIterator<SpeechChunk>
+  /** Live counts: how far synthesis ran ahead of the reader. */
+  progress: SpeechProgress
+}
+
+export interface SpeechProgress {
+  /** Sentences whose work was queued (Piper voices). */
+  readonly sentencesStarted: number
+  /** Chunks made, and taken by the reader. */
+  readonly chunksMade: number
+  readonly chunksRead: number
 }
 
 export interface SpeechSettings {
@@ -117,7 +127,7 @@ export class SpeechService {
       this.metrics.cacheHit()
       const parts = format === 'wav' && stream ? streamedWav(hit) : [hit.bytes]
       const chunks = (async function * () { yield * parts.map(audio) })()
-      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks }
+      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress: { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0 } }
     }
     if (key !== undefined) this.metrics.cacheMiss()
     const release = this.synthesizer.admit()
@@ -143,17 +153,24 @@ export class SpeechService {
       await queue.push(audio(bytes), bytes.length)
     }
     let length: number | undefined
+    let sentencesStarted = 0
+    const progress: SpeechProgress = {
+      get sentencesStarted () { return sentencesStarted },
+      get chunksMade () { return queue.pushed },
+      get chunksRead () { return queue.taken }
+    }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: request.text, signal, ceiling, write, onStart: () => { sentencesStarted++ } }
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {
-        await encodeSpeech(this.synthesizer, this.encoders, prepared, request.text, format, signal, ceiling, write)
+        await encodeSpeech(speechRun, this.encoders, format)
         if (key !== undefined) this.cache.set(key, { bytes: Buffer.concat(kept), sampleRate: prepared.sampleRate })
       } else if (stream) {
         // Not cached: a streamed sentence's gain may differ from Piper's
         // normalisation (see sentence-pipeline.ts); the cache holds exact answers.
-        await streamWav(this.synthesizer, prepared, request.text, signal, ceiling, write)
+        await streamWav(speechRun)
       } else {
-        const wav = await wholeWav(this.synthesizer, prepared, request.text, signal, ceiling)
+        const wav = await wholeWav(speechRun)
         if (key !== undefined) this.cache.set(key, { bytes: wav, sampleRate: prepared.sampleRate })
         length = wav.length
         await write(wav)
@@ -208,6 +225,6 @@ export class SpeechService {
         return { done: true, value: undefined }
       }
     }
-    return { voice: prepared.voice.name, contentType: FORMAT_INFO[format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks }
+    return { voice: prepared.voice.name, contentType: FORMAT_INFO[format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks, progress }
   }
 }

@@ -63,6 +63,8 @@ export interface RunOptions {
   onChunk?: SentenceSink
   /** Told the sentence count before any audio is made; may throw to refuse. */
   onSentences?: (count: number) => void
+  /** Told each sentence's index as its work is queued (Piper voices). */
+  onStart?: (sentence: number) => void
 }
 
 /** The settings the synthesizer reads: the default voice, admission and bounds on one run. */
@@ -138,7 +140,7 @@ export class Synthesizer {
 
   /** Synthesises every sentence; streamed when `options.onChunk` is given. */
   async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<Int16Array[]> {
-    const { onChunk, onSentences } = options
+    const { onChunk, onSentences, onStart } = options
     if (prepared.voice.kind === 'builtin') {
       onSentences?.(splitSentences(text).length)
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
@@ -148,7 +150,7 @@ export class Synthesizer {
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {
       const result = await runSentences(pool, phonemes, prepared.settings, signal, {
-        request: this.requests++, chunking: this.config.chunking, onChunk, window: this.config.sentenceWindow
+        request: this.requests++, chunking: this.config.chunking, onChunk, onStart, window: this.config.sentenceWindow
       })
       this.log.debug({ voice: prepared.voice.name, spread: result.spread }, 'sentences decoded')
       if (result.missingPhonemes > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: result.missingPhonemes }, 'phonemes missing from the voice\'s map were skipped')
