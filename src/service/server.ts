@@ -27,6 +27,46 @@ export interface RunningService {
   close: () => Promise<void>
 }
 
+/** The speech service alone, for a command in this process (chorus say):
+ * the same voices, settings and path to bytes as the server, without HTTP,
+ * metrics, cache or folder watching. */
+export interface LocalSpeech {
+  speech: SpeechService
+  registry: VoiceRegistry
+  close: () => Promise<void>
+}
+
+export async function openLocalSpeech (config: ServiceConfig, log: Logger): Promise<LocalSpeech> {
+  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
+  await registry.rescan()
+  // One voice, one request: one worker, no idle reaping.
+  const pools = new PoolManager({
+    workers: 1,
+    onnxThreads: config.onnxThreads,
+    onnxEncoderThreads: config.onnxEncoderThreads,
+    maxLoadedVoices: 1,
+    chunking: config.chunking,
+    memoryBudgetBytes: config.voiceMemoryBytes,
+    gate: new InferenceGate(config.maxConcurrentInferences),
+    workerIdleMs: 0,
+    ortLibrary: config.ortLibrary,
+    espeakData: config.espeakData
+  }, log)
+  const encoders = new EncoderPool(1, log)
+  const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
+  const uncounted = { cacheHit: () => {}, cacheMiss: () => {}, speech: () => {} }
+  const speech = new SpeechService(config, synthesizer, new PhraseCache(0), encoders, uncounted)
+  return {
+    speech,
+    registry,
+    close: async () => {
+      registry.close()
+      await Promise.all([pools.close(), encoders.close()])
+    }
+  }
+}
+
 export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
