@@ -1,5 +1,5 @@
 // chorus say "text" [--voice NAME] -o out.wav: one synthesis in this
-// process, no server. Its flags go through the shared reader (config-values.ts,
+// process, no server, through the service's own speech path (speech-service.ts). Its flags go through the shared reader (config-values.ts,
 // the HTTP fields' LIMITS, errors that name the flag); it picks the voice and
 // checks the settings with the service's own code (default-voice.ts,
 // settings.ts, tts-request.ts), so a line that works here works over HTTP and
@@ -8,19 +8,18 @@
 
 import { open, rm, type FileHandle } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { encodeWavFile } from '../audio/encode-file.js'
-import { formatForExtension } from '../audio/formats.js'
-import { encodeWav, initRuntime, joinSentences, LIMITS, PiperVoice, silenceLength } from '../engine/index.js'
+import { formatForExtension, type AudioFormat } from '../audio/formats.js'
+import { LIMITS } from '../engine/index.js'
 import { InvalidArgumentError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
+import { openLocalSpeech } from '../service/server.js'
 import { numberSetting, parseCommandLine, pickSetting, stringSetting, type Env, type FlagValues } from '../shared/config-values.js'
 import { createLogger } from '../shared/logger.js'
 import { defaultVoiceStatus } from '../synthesis/default-voice.js'
-import { resolveVoice, voiceSettings } from '../synthesis/synthesizer.js'
+import { resolveVoice } from '../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage } from '../validate.js'
-import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
-import { VoiceRegistry } from '../voices/registry.js'
+import { BUILTIN_VOICE } from '../voices/builtin.js'
 import { assertVoiceName } from '../voices/voice-name.js'
 
 export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
@@ -68,26 +67,27 @@ async function openOutput (path: string): Promise<FileHandle> {
   }
 }
 
-async function speak (request: TtsRequest, config: ServiceConfig, voiceDir: string): Promise<Buffer> {
-  // The service's own folder scan: the same voices are installed, or left out.
-  const registry = new VoiceRegistry(voiceDir, createLogger('chorus-say', 'warn'), config.rescanMs)
-  await registry.rescan()
-  const name = request.voice ?? defaultVoiceStatus(config, voice => registry.get(voice) !== undefined).effective
-  const chosen = resolveVoice(registry, assertVoiceName(name), voiceDir)
-  const settings = voiceSettings(chosen, request)
-  if (chosen.kind === 'builtin') {
-    // No worker pool in this process: the built-in voice runs on the runtime, a Piper voice is loaded here.
-    const { binding, espeakSampleRate } = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-    const sentences = await synthesizeBuiltin(binding, request.text, settings, new AbortController().signal)
-    return encodeWav(joinSentences(sentences, silenceLength(espeakSampleRate, settings.sentenceSilence)), espeakSampleRate)
-  }
-  const installed = chosen.voice
-  const voice = await PiperVoice.load(installed.modelPath, { config: installed.config, warmUp: false, ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+/** The file's bytes, through the service's own speech path: a whole WAV
+ * (exact sizes) or the encoder pool's stream, written as it is made. */
+async function speak (request: TtsRequest, config: ServiceConfig, format: AudioFormat, output: FileHandle): Promise<number> {
+  const log = createLogger('chorus-say', 'warn')
+  const local = await openLocalSpeech(config, log)
   try {
-    const result = await voice.synthesize(request.text, settings)
-    return encodeWav(result.pcm, result.sampleRate)
+    // The service's own folder scan: the same voices are installed, or left out.
+    const name = request.voice ?? defaultVoiceStatus(config, voice => local.registry.get(voice) !== undefined).effective
+    // Checked here first, so that a missing voice names the folder searched.
+    resolveVoice(local.registry, assertVoiceName(name), config.voiceDir)
+    const speech = await local.speech.open({ request: { ...request, voice: name }, format, stream: false, log })
+    let bytes = 0
+    // Each write awaited before the next chunk is read: the disk paces the synthesis.
+    for await (const chunk of speech.chunks) {
+      if (chunk.kind !== 'audio') continue
+      await output.write(chunk.bytes)
+      bytes += chunk.bytes.length
+    }
+    return bytes
   } finally {
-    voice.close()
+    await local.close()
   }
 }
 
@@ -101,9 +101,9 @@ export async function say (argv: string[], env: Env): Promise<number> {
   if (text === '') throw new InvalidArgumentError(expectedMessage('some text to speak', 'TEXT', text))
   const outputPath = stringSetting(pickSetting(values, 'output', {}, []), undefined)
   if (outputPath === undefined) throw new InvalidArgumentError(expectedMessage('an output file', '-o/--output', undefined))
-  const config = loadServiceConfig(env)
   const voiceDirFlag = stringSetting(pickSetting(values, 'voice-dir', {}, []), undefined)
-  const voiceDir = voiceDirFlag === undefined ? config.voiceDir : resolve(voiceDirFlag)
+  const envConfig = loadServiceConfig(env)
+  const config = { ...envConfig, voiceDir: voiceDirFlag === undefined ? envConfig.voiceDir : resolve(voiceDirFlag) }
   const speakerFlag = stringSetting(pickSetting(values, 'speaker', {}, []), undefined)
   const speaker = speakerFlag === undefined ? undefined : /^\d+$/.test(speakerFlag) ? Number(speakerFlag) : speakerFlag
   // The HTTP body's checks, on the flags turned into its fields.
@@ -117,17 +117,15 @@ export async function say (argv: string[], env: Env): Promise<number> {
     sentence_silence: settingFlag(values, 'sentence-silence', LIMITS.sentenceSilence)
   }, config.maxTextLength)
   const output = await openOutput(outputPath)
-  let file: Uint8Array
+  let bytes: number
   try {
-    const wav = await speak(request, config, voiceDir)
-    file = await encodeWavFile(wav, formatForExtension(outputPath) ?? 'wav')
-    await output.writeFile(file)
+    bytes = await speak(request, config, formatForExtension(outputPath) ?? 'wav', output)
   } catch (error) {
     await output.close()
     await rm(outputPath, { force: true })
     throw error
   }
   await output.close()
-  console.log(`wrote ${outputPath} (${file.length} bytes)`)
+  console.log(`wrote ${outputPath} (${bytes} bytes)`)
   return 0
 }

@@ -1,4 +1,5 @@
-// The service's parts, as the routes see them. The service (the composition
+// The service's parts, as the status routes see them (the speech routes
+// take the speech service and their few settings). The service (the composition
 // root) builds them; http depends on no service module, only on these shapes.
 
 import type { Logger } from '../shared/logger.js'
@@ -9,13 +10,12 @@ import type { Preloader } from '../pool/preload.js'
 import type { VoiceTarget } from '../openai/voice-map.js'
 import type { ServiceMetrics } from './metrics.js'
 import type { PhraseCache } from '../synthesis/phrase-cache.js'
+import type { SpeechService } from '../synthesis/speech-service.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
 import type { VoiceRegistry } from '../voices/registry.js'
 
 /** The settings the routes read; the service's config has them all. */
 export interface HttpSettings {
-  /** Bounds one request from arrival to its last byte. */
-  timeoutMs: number
   maxTextLength: number
   /** OpenAI voice name → voice (and speaker). */
   openaiVoices: Record<string, VoiceTarget>
@@ -30,6 +30,8 @@ export interface ServiceDeps {
   registry: VoiceRegistry
   pools: PoolManager
   synthesizer: Synthesizer
+  /** Every route's speech, from checked request to bytes. */
+  speech: SpeechService
   cache: PhraseCache
   metrics: ServiceMetrics
   preload: Preloader

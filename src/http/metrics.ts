@@ -2,6 +2,7 @@
 // several services in one process (tests) do not collide.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { SpeechMetrics } from '../synthesis/speech-service.js'
 
 export interface MetricsSources {
   pendingRequests: () => number
@@ -13,6 +14,8 @@ export interface MetricsSources {
   voiceMemoryBudget: () => number
   voiceMemoryUsed: () => number
   inferencesRunning: () => number
+  /** Audio made and not yet taken by its reader, every response together. */
+  bufferedBytes: () => number
 }
 
 export class ServiceMetrics {
@@ -78,13 +81,19 @@ export class ServiceMetrics {
     new Gauge({ name: 'chorus_pending_requests', help: 'Synthesis requests admitted and not finished', registers, collect () { this.set(sources.pendingRequests()) } })
     new Gauge({ name: 'chorus_queue_depth', help: 'Sentences waiting for a worker, all voices', registers, collect () { this.set(sources.queuedSentences()) } })
     new Gauge({ name: 'chorus_loaded_voices', help: 'Voices with a loaded worker pool', registers, collect () { this.set(sources.loadedVoices()) } })
+    new Gauge({ name: 'chorus_buffered_response_bytes', help: 'Audio made and not yet read by its client, every response (at most TTS_BUFFER_BYTES plus a chunk)', registers, collect () { this.set(sources.bufferedBytes()) } })
     new Gauge({ name: 'chorus_cache_bytes', help: 'Bytes of audio in the phrase cache', registers, collect () { this.set(sources.cacheBytes()) } })
   }
 }
 
-/** One synthesis's audio seconds and real-time factor. */
-export function recordSpeech (metrics: ServiceMetrics, prepared: { voice: { name: string }, sampleRate: number }, samples: number, startedMs: number): void {
-  const seconds = samples / prepared.sampleRate
-  metrics.audioSeconds.inc({ voice: prepared.voice.name }, seconds)
-  if (seconds > 0) metrics.realTimeFactor.observe({ voice: prepared.voice.name }, (performance.now() - startedMs) / 1000 / seconds)
+/** The speech service's counts, on this registry. */
+export function speechMetrics (metrics: ServiceMetrics): SpeechMetrics {
+  return {
+    cacheHit: () => metrics.cacheHits.inc(),
+    cacheMiss: () => metrics.cacheMisses.inc(),
+    speech: (voice, audioSeconds, elapsedSeconds) => {
+      metrics.audioSeconds.inc({ voice }, audioSeconds)
+      if (audioSeconds > 0) metrics.realTimeFactor.observe({ voice }, elapsedSeconds / audioSeconds)
+    }
+  }
 }

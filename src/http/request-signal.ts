@@ -1,9 +1,9 @@
-// One request's abort signal: it fires when the request's time is up or its
-// client goes away, so that synthesis stops rather than runs for nobody.
+// A request's client, as an abort signal: it fires when the client goes
+// away before its answer was written, so that synthesis stops rather than
+// runs for nobody. The request's time is the speech service's.
 
 import type { Context } from 'koa'
 import { SynthesisCancelledError } from '../engine/errors.js'
-import { requestTimedOut } from '../synthesis/errors.js'
 
 class ClientGoneError extends SynthesisCancelledError {
   constructor () {
@@ -11,22 +11,10 @@ class ClientGoneError extends SynthesisCancelledError {
   }
 }
 
-/** Aborts when the request's time is up or its client goes away. */
-export function requestSignal (ctx: Context, timeoutMs: number): { signal: AbortSignal, done: () => void } {
+/** Aborts when the client goes away; call done() once the response has ended. */
+export function clientSignal (ctx: Context): { signal: AbortSignal, done: () => void } {
   const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(requestTimedOut()), timeoutMs)
-  const onClose = () => { if (!ctx.res.writableFinished) controller.abort(new ClientGoneError()) }
+  const onClose = (): void => { if (!ctx.res.writableFinished) controller.abort(new ClientGoneError()) }
   ctx.res.once('close', onClose)
-  return {
-    signal: controller.signal,
-    done: () => {
-      clearTimeout(timer)
-      ctx.res.off('close', onClose)
-    }
-  }
-}
-
-/** The abort's reason when the work was stopped from outside, else the error. */
-export function outcome (error: unknown, signal: AbortSignal): unknown {
-  return signal.aborted && error instanceof SynthesisCancelledError ? signal.reason : error
+  return { signal: controller.signal, done: () => ctx.res.off('close', onClose) }
 }

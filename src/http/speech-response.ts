@@ -1,80 +1,65 @@
-// A response of compressed audio (any format but /tts's WAV), shared by /tts
-// and /v1/audio/speech: a phrase-cache hit is sent whole; otherwise the
-// request is admitted, synthesised and encoded sentence by sentence, and each
-// encoded chunk is written as soon as it exists. The status and headers wait
-// for the first chunk, so that a failure before any audio (timeout, a voice
-// that will not load) still gets its proper status and error body.
+// Speech on an HTTP response, for every route: the speech service does the
+// work; this waits for its first chunk (so a failure before any audio still
+// gets its status and error body), then pipes the chunks, framed by the
+// route, through Koa's stream pipeline, whose backpressure holds the
+// synthesis back while the client is not reading.
 
-import { PassThrough, Readable } from 'node:stream'
+import { Readable } from 'node:stream'
+import { once } from 'node:events'
 import type { Context } from 'koa'
-import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
-import { speechCacheKey } from '../synthesis/phrase-cache.js'
-import { encodeSpeech } from '../synthesis/encoded-speech.js'
-import type { PreparedSynthesis } from '../synthesis/synthesizer.js'
+import type { Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
+import { isChorusError } from '../errors.js'
 import type { ChorusState } from './context.js'
-import type { ServiceDeps } from './deps.js'
-import { recordSpeech } from './metrics.js'
-import { outcome, requestSignal } from './request-signal.js'
+import { clientSignal } from './request-signal.js'
 
 /** How encoded bytes go on the wire: as they are, or wrapped (SSE). */
 export interface Framing {
-  contentType: string
+  contentType?: string
   chunk: (bytes: Uint8Array) => Uint8Array | string
   /** Written after the last chunk. */
   end?: () => string
 }
 
-export function rawFraming (format: AudioFormat): Framing {
-  return { contentType: FORMAT_INFO[format].contentType, chunk: bytes => bytes }
+export const RAW: Framing = { chunk: bytes => bytes }
+
+type SpeechContext = Context & { state: ChorusState }
+
+async function * framed (ctx: SpeechContext, speech: Speech, framing: Framing): AsyncGenerator<Uint8Array | string> {
+  try {
+    for await (const chunk of speech.chunks) if (chunk.kind === 'audio') yield framing.chunk(chunk.bytes)
+    if (framing.end !== undefined) yield framing.end()
+  } catch {
+    // Logged where the speech's signal aborted (below).
+    ctx.res.destroy()
+  }
 }
 
-export async function sendSpeech (ctx: Context & { state: ChorusState }, deps: ServiceDeps, prepared: PreparedSynthesis, text: string, format: AudioFormat, framing: Framing): Promise<void> {
-  const { cache, metrics, synthesizer, config } = deps
-  const key = cache.enabled ? speechCacheKey(prepared, text, format) : undefined
-  // A hit needs no worker, so it is served even when the queue is full.
-  const hit = key === undefined ? undefined : cache.get(key)
-  ctx.set('X-Chorus-Voice', prepared.voice.name)
-  if (hit !== undefined) {
-    metrics.cacheHits.inc()
-    ctx.type = framing.contentType
-    ctx.body = Readable.from([framing.chunk(hit.bytes), ...(framing.end === undefined ? [] : [framing.end()])])
-    return
-  }
-  if (key !== undefined) metrics.cacheMisses.inc()
-  const release = synthesizer.admit()
-  ctx.state.log.info({ voice: prepared.voice.name, characters: text.length, format }, 'synthesis')
-  ctx.state.log.debug({ text }, 'synthesis text')
-  const { signal, done } = requestSignal(ctx, config.timeoutMs)
-  const started = performance.now()
-  const body = new PassThrough()
-  let first: () => void = () => {}
-  const firstBytes = new Promise<void>(resolve => { first = resolve })
-  const finished = encodeSpeech(synthesizer, deps.encoders, prepared, text, {
-    format,
-    signal,
-    keep: key !== undefined,
-    onBytes: bytes => {
-      body.write(framing.chunk(bytes))
-      first()
-    }
-  })
-  finished.then(({ chunks, samples }) => {
-    recordSpeech(metrics, prepared, samples, started)
-    if (framing.end !== undefined) body.write(framing.end())
-    body.end()
-    if (key !== undefined) cache.set(key, { bytes: Buffer.concat(chunks), sampleRate: prepared.sampleRate })
-  }, error => {
-    ctx.state.log.warn({ err: outcome(error, signal) }, 'encoded synthesis stopped')
-    body.destroy()
-  }).finally(() => {
-    done()
-    release()
-  })
+/** The status is gone with the first byte: a speech that stops cuts its
+ * response, so the client can tell it from a complete answer. */
+function cut (ctx: SpeechContext, reason: unknown): void {
+  const log = ctx.state.log
+  // A client that left is no fault of ours: no stack.
+  if (reason instanceof SynthesisCancelledError) log.info({ reason: reason.message }, 'streaming synthesis stopped')
+  else if (isChorusError(reason) && reason.expose) log.warn({ code: reason.code, reason: reason.message }, 'streaming synthesis stopped')
+  else log.warn({ err: reason }, 'streaming synthesis stopped')
+  ctx.res.destroy()
+}
+
+export async function sendSpeech (ctx: SpeechContext, service: SpeechService, request: Omit<SpeechRequest, 'log' | 'signal' | 'delivered'>, framing: Framing = RAW): Promise<void> {
+  const client = clientSignal(ctx)
+  // 'close' follows the last byte's hand-over to the socket, or a hang-up.
+  const delivered = once(ctx.res, 'close')
+  let speech: Speech
   try {
-    await Promise.race([firstBytes, finished])
-  } catch (error) {
-    throw outcome(error, signal)
+    speech = await service.open({ ...request, log: ctx.state.log, signal: client.signal, delivered })
+  } finally {
+    delivered.then(client.done, client.done)
   }
-  ctx.type = framing.contentType
-  ctx.body = body
+  // A stalled client reads no chunk that could carry the stop: end its response here.
+  speech.signal.addEventListener('abort', () => { if (!ctx.res.writableFinished) cut(ctx, speech.signal.reason) }, { once: true })
+  ctx.set('X-Chorus-Voice', speech.voice)
+  ctx.type = framing.contentType ?? speech.contentType
+  ctx.body = Readable.from(framed(ctx, speech, framing), { objectMode: false })
+  if (speech.length !== undefined) ctx.length = speech.length
 }

@@ -5,8 +5,8 @@
 // is our catalogue's code in OpenAI's lower-case style.
 
 import type { Middleware } from 'koa'
-import { ChorusError } from '../errors.js'
-import { INTERNAL_ERROR_MESSAGE } from '../shared/json-errors.js'
+import type { ChorusError } from '../errors.js'
+import { INTERNAL_ERROR_MESSAGE, jsonErrors } from '../shared/json-errors.js'
 import type { RequestLogState } from '../shared/request-id.js'
 
 export interface OpenAIErrorBody {
@@ -32,24 +32,12 @@ export function openAIErrorBody (error: ChorusError): OpenAIErrorBody {
   }
 }
 
-/** Put before an OpenAI route's handler; the service's own error handler
- * (first in the stack) still catches what happens after the headers. */
+/** Put before an OpenAI route's handler: the shared error middleware
+ * (hang-ups, errors after the headers, bugs) with OpenAI's bodies. */
 export function openAIErrors (): Middleware<RequestLogState> {
-  return async (ctx, next) => {
-    try {
-      await next()
-    } catch (error) {
-      if (ctx.headerSent) throw error
-      if (error instanceof ChorusError && error.expose) {
-        ctx.status = error.status
-        ctx.body = openAIErrorBody(error)
-        for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value)
-        ctx.state.log.info({ status: error.status, code: error.code }, error.message)
-        return
-      }
-      ctx.state.log.error({ err: error }, 'unexpected error')
-      ctx.status = 500
-      ctx.body = { error: { message: INTERNAL_ERROR_MESSAGE, type: 'server_error', param: null, code: 'internal' } }
-    }
-  }
+  return jsonErrors({
+    known: error => openAIErrorBody(error) as unknown as Record<string, unknown>,
+    internal: { error: { message: INTERNAL_ERROR_MESSAGE, type: 'server_error', param: null, code: 'internal' } },
+    log: ctx => (ctx.state as RequestLogState).log
+  })
 }

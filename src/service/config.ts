@@ -4,6 +4,7 @@
 
 import { join, resolve } from 'node:path'
 import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
+import { LIMITS } from '../engine/synthesis-config.js'
 import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
@@ -40,6 +41,14 @@ export interface ServiceConfig {
   /** Requests admitted at once (running or waiting); beyond it, 503. */
   maxPending: number
   maxTextLength: number
+  /** One request's audio at most (TTS_MAX_AUDIO_SECONDS); beyond it, 413. */
+  maxAudioSeconds: number
+  /** Streamed sentences started ahead of the one being read (TTS_SENTENCE_WINDOW). */
+  sentenceWindow: number
+  /** Audio made and not yet read, per response (TTS_RESPONSE_BUFFER_BYTES)
+   * and every response together (TTS_BUFFER_BYTES): synthesis waits beyond. */
+  responseBufferBytes: number
+  bufferBytes: number
   bundledVoiceDir: string
   /** Copy bundled voices missing from voiceDir at start-up (off for a read-only volume). */
   installBundled: boolean
@@ -57,6 +66,20 @@ export interface ServiceConfig {
 }
 
 export const DEFAULT_VOICE = 'en_US-lessac-medium'
+
+/** Slow but legitimate speech, in characters a second at length_scale 1:
+ * Piper's voices speak English at about 14 to 16, espeak at about 13. */
+const SLOW_CHARACTERS_PER_SECOND = 10
+
+/**
+ * TTS_MAX_AUDIO_SECONDS when unset: the longest legitimate reply, i.e. the
+ * longest text (TTS_MAX_TEXT_LENGTH) spoken at a slow rate at the slowest
+ * length_scale, plus a second of silence between sentences of 20 characters.
+ * 5000 characters: 5000 / 10 x 5 + 5000 / 20 x 1 = 2750 s (46 minutes).
+ */
+export function defaultMaxAudioSeconds (maxTextLength: number): number {
+  return Math.ceil(maxTextLength / SLOW_CHARACTERS_PER_SECOND * LIMITS.lengthScale.max + maxTextLength / 20)
+}
 /** Every command's voice folder when TTS_VOICE_DIR is unset, relative to the
  * current directory: a project's own folder, never one at the filesystem
  * root. The image sets TTS_VOICE_DIR=/voices. */
@@ -92,6 +115,10 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     ? integerSetting(memorySetting, 1, Number.MAX_SAFE_INTEGER, 0)
     : defaultVoiceMemoryBudget(processMemoryLimit().bytes, { cacheBytes, concurrentInferences: maxConcurrentInferences })
   const defaultVoice = read('TTS_DEFAULT_VOICE')
+  const maxTextLength = integerSetting(read('TTS_MAX_TEXT_LENGTH'), 1, 1_000_000, 5000)
+  const maxPending = integerSetting(read('TTS_MAX_PENDING'), 1, 100_000, 64)
+  const workersPerVoice = integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES)
+  const responseBufferBytes = integerSetting(read('TTS_RESPONSE_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, 1024 * 1024)
   return {
     host: stringSetting(read('TTS_HTTP_HOST'), '0.0.0.0'),
     port: integerSetting(read('TTS_HTTP_PORT'), 0, 65535, 8995),
@@ -99,7 +126,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     defaultVoice: voiceName(defaultVoice, DEFAULT_VOICE),
     defaultVoiceExplicit: defaultVoice !== undefined,
     timeoutMs: numberSetting(read('TTS_TIMEOUT_SECONDS'), 0.1, 3600, 60) * 1000,
-    workersPerVoice: integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES),
+    workersPerVoice,
     onnxThreads,
     onnxEncoderThreads: integerSetting(read('TTS_ONNX_ENCODER_THREADS'), 1, 256, Math.max(onnxThreads, Math.min(2, CORES))),
     maxLoadedVoices: integerSetting(read('TTS_MAX_LOADED_VOICES'), 1, 10_000, 64),
@@ -107,8 +134,15 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     maxConcurrentInferences,
     workerIdleMs: numberSetting(read('TTS_WORKER_IDLE_SECONDS'), 0, 86_400, 60) * 1000,
     preloadVoices: preloadList(read('TTS_PRELOAD_VOICES')),
-    maxPending: integerSetting(read('TTS_MAX_PENDING'), 1, 100_000, 64),
-    maxTextLength: integerSetting(read('TTS_MAX_TEXT_LENGTH'), 1, 1_000_000, 5000),
+    maxPending,
+    maxTextLength,
+    maxAudioSeconds: numberSetting(read('TTS_MAX_AUDIO_SECONDS'), 1, 86_400, defaultMaxAudioSeconds(maxTextLength)),
+    // Enough sentences ahead to keep each of the voice's workers busy while one is read.
+    sentenceWindow: integerSetting(read('TTS_SENTENCE_WINDOW'), 1, 10_000, 2 * workersPerVoice),
+    responseBufferBytes,
+    // Every admitted request's own bound, by default: a stalled client waits
+    // on its own bound first, and all of them together on this one.
+    bufferBytes: integerSetting(read('TTS_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, maxPending * responseBufferBytes),
     bundledVoiceDir: stringSetting(read('CHORUS_BUNDLED_VOICE_DIR'), join(PACKAGE_ROOT, 'voices/bundled')),
     installBundled: choiceSetting(read('CHORUS_INSTALL_BUNDLED'), ['0', '1'], '1') === '1',
     rescanMs: numberSetting(read('TTS_VOICE_RESCAN_SECONDS'), 0.1, 3600, 5) * 1000,

@@ -3,6 +3,7 @@
 // flight finish (bounded by the request timeout), then stops the pools.
 
 import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Logger } from '../shared/logger.js'
 import { EncoderPool } from '../audio/encoder-pool.js'
 import { initRuntime } from '../engine/index.js'
@@ -15,7 +16,8 @@ import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import type { ServiceConfig } from './config.js'
-import { ServiceMetrics } from '../http/metrics.js'
+import { ServiceMetrics, speechMetrics } from '../http/metrics.js'
+import { SpeechService } from '../synthesis/speech-service.js'
 import type { ServiceDeps } from '../http/deps.js'
 
 export interface RunningService {
@@ -23,6 +25,46 @@ export interface RunningService {
   url: string
   deps: ServiceDeps
   close: () => Promise<void>
+}
+
+/** The speech service alone, for a command in this process (chorus say):
+ * the same voices, settings and path to bytes as the server, without HTTP,
+ * metrics, cache or folder watching. */
+export interface LocalSpeech {
+  speech: SpeechService
+  registry: VoiceRegistry
+  close: () => Promise<void>
+}
+
+export async function openLocalSpeech (config: ServiceConfig, log: Logger): Promise<LocalSpeech> {
+  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
+  await registry.rescan()
+  // One voice, one request: one worker, no idle reaping.
+  const pools = new PoolManager({
+    workers: 1,
+    onnxThreads: config.onnxThreads,
+    onnxEncoderThreads: config.onnxEncoderThreads,
+    maxLoadedVoices: 1,
+    chunking: config.chunking,
+    memoryBudgetBytes: config.voiceMemoryBytes,
+    gate: new InferenceGate(config.maxConcurrentInferences),
+    workerIdleMs: 0,
+    ortLibrary: config.ortLibrary,
+    espeakData: config.espeakData
+  }, log)
+  const encoders = new EncoderPool(1, log)
+  const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
+  const uncounted = { cacheHit: () => {}, cacheMiss: () => {}, speech: () => {} }
+  const speech = new SpeechService(config, synthesizer, new PhraseCache(0), encoders, uncounted)
+  return {
+    speech,
+    registry,
+    close: async () => {
+      registry.close()
+      await Promise.all([pools.close(), encoders.close()])
+    }
+  }
 }
 
 export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
@@ -62,7 +104,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     voiceMemory: () => pools.memoryByVoice(),
     voiceMemoryBudget: () => pools.budgetBytes,
     voiceMemoryUsed: () => pools.usedBytes,
-    inferencesRunning: () => pools.gate.running
+    inferencesRunning: () => pools.gate.running,
+    bufferedBytes: (): number => speech.buffered.bytes
   })
   pools.on('loaded', (voice, seconds) => {
     metrics.voiceLoads.inc({ voice })
@@ -71,7 +114,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
   const preload = new Preloader(pools, registry, log)
   const encoders = new EncoderPool(config.encoderThreads, log)
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, metrics, cache, preload, encoders }
+  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics))
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -102,7 +146,9 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     throw error
   }
   const { server, url } = listening
-  log.info({ url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
+  const bound = server.address() as AddressInfo
+  // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
+  log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
   // In the background, once listening: the service answers (and /health reports progress) meanwhile.
   preload.start(config.preloadVoices)
 

@@ -43,6 +43,13 @@ export function requiredVoices (deps: ReadinessSources): string[] {
   return [...new Set([fallback, ...listed])].filter(name => name !== BUILTIN_VOICE)
 }
 
+/** The voices a ready service answers with: the required ones, and the
+ * built-in voice when it is the default (it needs no loading, but it serves). */
+export function servingVoices (deps: ReadinessSources): string[] {
+  const fallback = deps.synthesizer.defaultVoice().effective
+  return [...new Set([...(fallback === BUILTIN_VOICE ? [fallback] : []), ...requiredVoices(deps)])]
+}
+
 /** The required voices that are not loaded; empty when ready. */
 export function checkReadiness (deps: ReadinessSources): MissingVoice[] {
   const loaded = deps.pools.loaded()

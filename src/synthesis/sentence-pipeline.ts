@@ -19,8 +19,10 @@ import {
 import { setMaxListeners } from 'node:events'
 import type { VoicePool } from '../pool/voice-pool.js'
 
-/** Receives streamed PCM in order: chunk 0 of a sentence starts it. */
-export type ChunkSink = (pcm: Int16Array, sentence: number, chunk: number) => void
+/** Receives streamed PCM in order: chunk 0 of a sentence starts it. The
+ * next chunk is not handed on before a returned promise settles (the reader
+ * is slow), and a rejection stops the run. */
+export type ChunkSink = (pcm: Int16Array, sentence: number, chunk: number) => void | Promise<void>
 
 export interface PipelineOptions {
   /** Orders this request's tasks after earlier requests' on the same voice. */
@@ -28,6 +30,11 @@ export interface PipelineOptions {
   chunking: ChunkingSettings
   /** Streamed: small first chunks and the streaming gain rule. */
   onChunk?: ChunkSink
+  /** Streamed: sentences started ahead of the one being handed on, itself
+   * included, so a reader who stops taking chunks stops the work too. */
+  window?: number
+  /** Told each sentence's index as its work is queued. */
+  onStart?: (sentence: number) => void
 }
 
 export interface PipelineResult {
@@ -65,14 +72,27 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
   const stream = options.onChunk !== undefined
   // Every queued task listens for the request's abort: not a leak.
   setMaxListeners(0, signal)
-  // All sentences are queued at once so they spread over the workers; the
-  // pool runs them in (request, sentence, chunk) order.
-  const work = sentences.map((phonemes, s) => capPhonemes(phonemes, options.chunking.maxPhonemes)
-    .map((piece, p) => startPiece(pool, piece.slice(), settings, stream, [options.request, s, p * CHUNKS_PER_PIECE], signal)))
-  for (const pieces of work) for (const piece of pieces) piece.catch(() => {})
+  // Sentences are queued a window ahead so they spread over the workers; the
+  // pool runs them in (request, sentence, chunk) order. Unstreamed, the
+  // answer needs them all, so all are queued at once.
+  const window = options.onChunk === undefined ? sentences.length : Math.max(1, options.window ?? sentences.length)
+  const work: Array<Array<Promise<PieceWork>> | undefined> = []
+  const start = (s: number): void => {
+    if (s >= sentences.length || work[s] !== undefined) return
+    const pieces = capPhonemes(sentences[s], options.chunking.maxPhonemes)
+      .map((piece, p) => startPiece(pool, piece.slice(), settings, stream, [options.request, s, p * CHUNKS_PER_PIECE], signal))
+    for (const piece of pieces) piece.catch(() => {})
+    work[s] = pieces
+    options.onStart?.(s)
+  }
+  for (let s = 0; s < window; s++) start(s)
 
   const result: PipelineResult = { sentences: [], missingPhonemes: 0, spread: [] }
-  for (const [s, pieces] of work.entries()) {
+  for (let s = 0; s < sentences.length; s++) {
+    start(s + window - 1)
+    const pieces = work[s] ?? []
+    // Handed on: its audio is no longer held here.
+    work[s] = []
     const floats: Float32Array[] = []
     const pcm: Int16Array[] = []
     let runningPeak = 0
@@ -92,7 +112,7 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
         runningPeak = Math.max(runningPeak, peakOf(samples))
         const scaled = whole ? floatToPcm16(samples) : scaleToPcm16(samples, Math.max(runningPeak, pool.typicalPeak))
         pcm.push(scaled)
-        options.onChunk(scaled, s, chunkIndex++)
+        await options.onChunk(scaled, s, chunkIndex++)
       }
     }
     result.spread.push({ chunks: chunkCount, workers: workers.size })

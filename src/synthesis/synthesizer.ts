@@ -10,7 +10,7 @@ import { VoiceBrokenError } from '../voices/errors.js'
 import { overloaded, voiceNotFound } from './errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ChunkingSettings } from '../engine/chunking.js'
-import { BUILTIN_VOICE, synthesizeBuiltin } from '../voices/builtin.js'
+import { BUILTIN_VOICE, splitSentences, synthesizeBuiltin } from '../voices/builtin.js'
 import type { InstalledVoice, VoiceRegistry } from '../voices/registry.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } from './default-voice.js'
@@ -58,6 +58,15 @@ export interface PreparedSynthesis {
 /** Receives streamed PCM in order; chunk 0 of a sentence starts it. */
 export type SentenceSink = ChunkSink
 
+export interface RunOptions {
+  /** Streamed: receives the PCM in order, chunk by chunk, as it is made. */
+  onChunk?: SentenceSink
+  /** Told the sentence count before any audio is made; may throw to refuse. */
+  onSentences?: (count: number) => void
+  /** Told each sentence's index as its work is queued (Piper voices). */
+  onStart?: (sentence: number) => void
+}
+
 /** The settings the synthesizer reads: the default voice, admission and bounds on one run. */
 export interface SynthesizerSettings extends DefaultVoiceChoice {
   /** Requests admitted at once; beyond it, 503. */
@@ -65,6 +74,8 @@ export interface SynthesizerSettings extends DefaultVoiceChoice {
   /** A request's time; Retry-After is a tenth of it. */
   timeoutMs: number
   chunking: ChunkingSettings
+  /** Streamed: sentences started ahead of the one being read (sentence-pipeline.ts). */
+  sentenceWindow: number
 }
 
 export class Synthesizer {
@@ -107,7 +118,8 @@ export class Synthesizer {
   prepare (request: TtsRequest): PreparedSynthesis {
     const voice = this.resolveVoice(request.voice)
     const sampleRate = voice.kind === 'builtin' ? this.runtime.espeakSampleRate : voice.voice.config.sampleRate
-    return { voice, sampleRate, settings: voiceSettings(voice, request) }
+    const lengthScale = request.speed === undefined ? request.lengthScale : this.defaultSettings(voice).lengthScale / request.speed
+    return { voice, sampleRate, settings: voiceSettings(voice, { ...request, lengthScale }) }
   }
 
   /** Admits one more request or refuses at once with 503. Call the returned
@@ -126,17 +138,19 @@ export class Synthesizer {
     }
   }
 
-  /** Synthesises every sentence. When `onChunk` is given the request is
-   * streamed: it receives the PCM in order, chunk by chunk, as it is made. */
-  async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, onChunk?: SentenceSink): Promise<Int16Array[]> {
+  /** Synthesises every sentence; streamed when `options.onChunk` is given. */
+  async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<Int16Array[]> {
+    const { onChunk, onSentences, onStart } = options
     if (prepared.voice.kind === 'builtin') {
+      onSentences?.(splitSentences(text).length)
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
     }
     const phonemes = await sentencePhonemesAsync(this.runtime.binding, text, prepared.voice.voice.config)
+    onSentences?.(phonemes.length)
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {
       const result = await runSentences(pool, phonemes, prepared.settings, signal, {
-        request: this.requests++, chunking: this.config.chunking, onChunk
+        request: this.requests++, chunking: this.config.chunking, onChunk, onStart, window: this.config.sentenceWindow
       })
       this.log.debug({ voice: prepared.voice.name, spread: result.spread }, 'sentences decoded')
       if (result.missingPhonemes > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: result.missingPhonemes }, 'phonemes missing from the voice\'s map were skipped')

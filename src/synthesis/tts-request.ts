@@ -38,6 +38,9 @@ export interface TtsRequest {
   voice?: string
   speaker?: number | string
   lengthScale?: number
+  /** Instead of lengthScale: the voice's default length_scale divided by
+   * this (OpenAI's `speed`), applied once the voice is known. */
+  speed?: number
   noiseScale?: number
   noiseW?: number
   sentenceSilence?: number

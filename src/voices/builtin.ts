@@ -52,7 +52,7 @@ export function splitClauses (sentence: string): string[] {
 export async function synthesizeBuiltin (
   binding: NativeBinding, text: string,
   settings: { lengthScale: number, sentenceSilence: number }, signal: AbortSignal,
-  onChunk?: (pcm: Int16Array, sentence: number, chunk: number) => void
+  onChunk?: (pcm: Int16Array, sentence: number, chunk: number) => void | Promise<void>
 ): Promise<Int16Array[]> {
   const rate = espeakRate(settings.lengthScale)
   const sentences: Int16Array[] = []
@@ -61,7 +61,8 @@ export async function synthesizeBuiltin (
     for (const [chunk, clause] of splitClauses(sentence).entries()) {
       const pcm = await speak(binding, clause, rate, signal)
       clauses.push(pcm)
-      onChunk?.(pcm, index, chunk)
+      // A slow reader holds the next clause back.
+      await onChunk?.(pcm, index, chunk)
     }
     sentences.push(concatSamples(clauses, n => new Int16Array(n)))
   }

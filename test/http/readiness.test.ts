@@ -28,12 +28,12 @@ t.test('ready once the default voice is loaded', async t => {
   t.same(reply.json, { status: 'ready', voices: ['en_US-probe-medium'] })
 })
 
-t.test('the built-in voice needs nothing: ready at once', async t => {
+t.test('the built-in voice needs nothing: ready at once, and listed as the voice that serves', async t => {
   const service = await startTestService({ TTS_DEFAULT_VOICE: '' }, [])
   t.teardown(() => service.stop())
   const reply = await request(service.url + '/ready')
   t.equal(reply.status, 200)
-  t.same(reply.json, { status: 'ready', voices: [] })
+  t.same(reply.json, { status: 'ready', voices: ['en_US-espeak-low'] })
 })
 
 t.test('a configured default that is not installed: 503 naming it, while /health stays 200', async t => {

@@ -4,7 +4,7 @@ import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
 import { notReady } from '../errors.js'
-import { checkReadiness, requiredVoices } from '../../synthesis/readiness.js'
+import { checkReadiness, servingVoices } from '../../synthesis/readiness.js'
 import { describeBrokenVoices, describeVoices } from '../../synthesis/voice-info.js'
 
 export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
@@ -31,7 +31,7 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
     ctx.state.route = '/ready'
     const missing = checkReadiness(deps)
     if (missing.length > 0) throw notReady(missing)
-    ctx.body = { status: 'ready', voices: requiredVoices(deps) }
+    ctx.body = { status: 'ready', voices: servingVoices(deps) }
   })
   router.get('voices', '/voices', ctx => {
     ctx.state.route = '/voices'

@@ -1,0 +1,230 @@
+// The one path from a checked request to ordered bytes, under every
+// protocol (POST /tts, the OpenAI endpoint, chorus say): the voice (resolved
+// once), the phrase cache, admission, the request's log line, one abort
+// signal for its time and its reader, the run, the encoding, metrics and the
+// release. A protocol adapter calls open(), which settles once the first
+// chunk exists (so a failure before any audio still gets its status), and
+// then reads the chunks at its own pace: synthesis waits for it (chunk-queue.ts).
+//
+// The request stays admitted (counted against TTS_MAX_PENDING) and its time
+// (TTS_TIMEOUT_SECONDS) runs until its work has stopped and its last byte
+// was delivered, so a reader who does not read cannot hold the service
+// beyond its time.
+
+import type { EncoderPool } from '../audio/encoder-pool.js'
+import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
+import { SynthesisCancelledError } from '../engine/errors.js'
+import type { Logger } from '../shared/logger.js'
+import { AudioCeiling } from './audio-ceiling.js'
+import { ByteBudget } from './byte-budget.js'
+import { ChunkQueue } from './chunk-queue.js'
+import { encodeSpeech } from './encoded-speech.js'
+import { requestTimedOut } from './errors.js'
+import { speechCacheKey, type PhraseCache } from './phrase-cache.js'
+import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
+import type { TtsRequest } from './tts-request.js'
+import { streamedWav, streamWav, wholeWav, type SpeechRun } from './wav-speech.js'
+
+/** What a speech yields, in order. Only audio for now; timing events will ride beside it. */
+export type SpeechChunk = { kind: 'audio', bytes: Uint8Array }
+
+export interface SpeechRequest {
+  request: TtsRequest
+  format: AudioFormat
+  /** WAV only: an open-ended header at once, then PCM as it is made; else
+   * one whole file of exact length. Other formats always stream. */
+  stream: boolean
+  /** The request's logger. */
+  log: Logger
+  /** Aborts when the reader has gone; its reason is the error the speech stops with. */
+  signal?: AbortSignal
+  /** Settles when the bytes read have reached the client (an HTTP
+   * response's end): the request counts as pending until then. */
+  delivered?: Promise<unknown>
+}
+
+export interface Speech {
+  /** The voice that speaks. */
+  voice: string
+  contentType: string
+  /** The bytes in all, when known before the first (a whole WAV file). */
+  length?: number
+  /** Aborts when the speech stops before its end (its time ran out, the
+   * reader left, a failure); the reason is the typed error. An adapter ends
+   * its response on it, since a stalled reader is not reading chunks. */
+  signal: AbortSignal
+  /** Read once. Leaving early (return, break) stops the work. */
+  chunks: AsyncIterableIterator<SpeechChunk>
+  /** Live counts: how far synthesis ran ahead of the reader. */
+  progress: SpeechProgress
+}
+
+export interface SpeechProgress {
+  /** Sentences whose work was queued (Piper voices). */
+  readonly sentencesStarted: number
+  /** Chunks made, and taken by the reader. */
+  readonly chunksMade: number
+  readonly chunksRead: number
+}
+
+export interface SpeechSettings {
+  /** A request's time from admission to its last byte. */
+  timeoutMs: number
+  /** TTS_MAX_AUDIO_SECONDS. */
+  maxAudioSeconds: number
+  /** TTS_RESPONSE_BUFFER_BYTES: made and not yet read, per response. */
+  responseBufferBytes: number
+  /** TTS_BUFFER_BYTES: the same, every response together. */
+  bufferBytes: number
+}
+
+/** What the service counts; the metrics registry lives with the HTTP layer. */
+export interface SpeechMetrics {
+  cacheHit: () => void
+  cacheMiss: () => void
+  /** One synthesis: its voice, audio seconds and seconds taken. */
+  speech: (voice: string, audioSeconds: number, elapsedSeconds: number) => void
+}
+
+/** The abort's reason when the work was stopped from outside, else the error. */
+export function outcome (error: unknown, signal: AbortSignal): unknown {
+  return signal.aborted && error instanceof SynthesisCancelledError ? signal.reason : error
+}
+
+function audio (bytes: Uint8Array): SpeechChunk {
+  return { kind: 'audio', bytes }
+}
+
+export class SpeechService {
+  /** Bytes made and not yet read, every response together. */
+  readonly buffered: ByteBudget
+
+  constructor (
+    private readonly settings: SpeechSettings,
+    readonly synthesizer: Synthesizer,
+    private readonly cache: PhraseCache,
+    private readonly encoders: EncoderPool,
+    private readonly metrics: SpeechMetrics
+  ) {
+    this.buffered = new ByteBudget(settings.bufferBytes)
+  }
+
+  /** Checks the request against its voice (400 on bad input) without any work. */
+  prepare (request: TtsRequest): PreparedSynthesis {
+    return this.synthesizer.prepare(request)
+  }
+
+  /** Settles with the speech once its first chunk exists; rejects with the typed error of a failure before it. */
+  async open (options: SpeechRequest): Promise<Speech> {
+    const { request, format } = options
+    const prepared = this.prepare(request)
+    const stream = format !== 'wav' || options.stream
+    const contentType = FORMAT_INFO[format].contentType
+    const key = this.cache.enabled ? speechCacheKey(prepared, request.text, format) : undefined
+    // A hit needs no worker, so it is served even when the queue is full.
+    const hit = key === undefined ? undefined : this.cache.get(key)
+    if (hit !== undefined) {
+      this.metrics.cacheHit()
+      const parts = format === 'wav' && stream ? streamedWav(hit) : [hit.bytes]
+      const chunks = (async function * () { yield * parts.map(audio) })()
+      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress: { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0 } }
+    }
+    if (key !== undefined) this.metrics.cacheMiss()
+    const release = this.synthesizer.admit()
+    options.log.info({ voice: prepared.voice.name, characters: request.text.length, format, stream }, 'synthesis')
+    options.log.debug({ text: request.text }, 'synthesis text')
+    return await this.run(options, prepared, stream, key, release)
+  }
+
+  private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void): Promise<Speech> {
+    const { request, format } = options
+    const controller = new AbortController()
+    const signal = controller.signal
+    const timer = setTimeout(() => controller.abort(requestTimedOut()), this.settings.timeoutMs)
+    const onCallerAbort = (): void => controller.abort(options.signal?.reason)
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true })
+    if (options.signal?.aborted === true) onCallerAbort()
+
+    const queue = new ChunkQueue<SpeechChunk>([new ByteBudget(this.settings.responseBufferBytes), this.buffered], signal)
+    const ceiling = new AudioCeiling(this.settings.maxAudioSeconds, prepared)
+    const kept: Uint8Array[] = []
+    const write = async (bytes: Uint8Array): Promise<void> => {
+      if (key !== undefined && format !== 'wav') kept.push(bytes)
+      await queue.push(audio(bytes), bytes.length)
+    }
+    let length: number | undefined
+    let sentencesStarted = 0
+    const progress: SpeechProgress = {
+      get sentencesStarted () { return sentencesStarted },
+      get chunksMade () { return queue.pushed },
+      get chunksRead () { return queue.taken }
+    }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: request.text, signal, ceiling, write, onStart: () => { sentencesStarted++ } }
+    const started = performance.now()
+    const produced = (async () => {
+      if (format !== 'wav') {
+        await encodeSpeech(speechRun, this.encoders, format)
+        if (key !== undefined) this.cache.set(key, { bytes: Buffer.concat(kept), sampleRate: prepared.sampleRate })
+      } else if (stream) {
+        // Not cached: a streamed sentence's gain may differ from Piper's
+        // normalisation (see sentence-pipeline.ts); the cache holds exact answers.
+        await streamWav(speechRun)
+      } else {
+        const wav = await wholeWav(speechRun)
+        if (key !== undefined) this.cache.set(key, { bytes: wav, sampleRate: prepared.sampleRate })
+        length = wav.length
+        await write(wav)
+      }
+      this.metrics.speech(prepared.voice.name, ceiling.samples / prepared.sampleRate, (performance.now() - started) / 1000)
+    })().then(() => queue.end(), (error: unknown) => {
+      const reason = outcome(error, signal)
+      queue.fail(reason)
+      // Stops whatever work is still queued for this request.
+      if (!signal.aborted) controller.abort(reason)
+    })
+
+    // The request is done when its work has stopped, its reader has stopped
+    // reading (or it was stopped) and its bytes were delivered.
+    let readerDone: () => void = () => {}
+    const read = new Promise<void>(resolve => { readerDone = resolve })
+    signal.addEventListener('abort', () => readerDone(), { once: true })
+    void Promise.allSettled([produced, read, options.delivered]).then(() => {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onCallerAbort)
+      queue.drop()
+      release()
+    })
+    const stop = (): void => {
+      queue.drop()
+      // A reader who left before the end: the work for it stops.
+      if (!signal.aborted) controller.abort(new SynthesisCancelledError('The reader stopped reading'))
+      readerDone()
+    }
+
+    try {
+      await queue.ready()
+    } catch (error) {
+      stop()
+      throw error
+    }
+    const chunks: AsyncIterableIterator<SpeechChunk> = {
+      [Symbol.asyncIterator] () { return this },
+      async next () {
+        try {
+          const chunk = await queue.next()
+          if (chunk !== undefined) return { done: false, value: chunk }
+          readerDone()
+          return { done: true, value: undefined }
+        } catch (error) {
+          stop()
+          throw error
+        }
+      },
+      async return () {
+        stop()
+        return { done: true, value: undefined }
+      }
+    }
+    return { voice: prepared.voice.name, contentType: FORMAT_INFO[format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks, progress }
+  }
+}
