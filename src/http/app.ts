@@ -1,5 +1,6 @@
 // The Koa application: the shared error middleware first, then the shared
-// request id, metrics, the 404/405 guard and the routes.
+// request id, metrics, the browser-origin check (before any work), the
+// 404/405 guard and the routes.
 
 import Router from '@koa/router'
 import Koa from 'koa'
@@ -7,6 +8,7 @@ import type { ChorusState } from './context.js'
 import type { ServiceDeps } from './deps.js'
 import { HOUSE_BODIES, isHangUpError, jsonErrors } from '../shared/json-errors.js'
 import { requestId } from '../shared/request-id.js'
+import { browserOrigins } from './browser-origins.js'
 import { methodGuard } from './method-guard.js'
 import { requestMetrics } from './request-metrics.js'
 import { metricsRoutes } from './routes/metrics.js'
@@ -29,6 +31,7 @@ export function createApp (deps: ServiceDeps): Koa<ChorusState> {
   app.use(serviceErrors())
   app.use(requestId(deps.log))
   app.use(requestMetrics(deps.metrics))
+  app.use(browserOrigins(deps.config.allowedOrigins))
   app.use(methodGuard(router))
   app.use(router.routes())
   // Errors are answered by serviceErrors; this only sees what escapes it, and

@@ -21,6 +21,8 @@ export interface HttpSettings {
   openaiVoices: Record<string, VoiceTarget>
   /** TTS_PRELOAD_VOICES, which GET /ready waits for. */
   preloadVoices: string[] | '*'
+  /** TTS_ALLOWED_ORIGINS: browser origins besides the service's own. */
+  allowedOrigins: string[]
 }
 
 export interface ServiceDeps {

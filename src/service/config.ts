@@ -9,7 +9,7 @@ import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import {
-  choiceSetting, configError, CORES, envSetting, integerSetting, logLevelSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
+  choiceSetting, configError, CORES, envSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
 } from '../shared/config-values.js'
 import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
 
@@ -58,6 +58,8 @@ export interface ServiceConfig {
   encoderThreads: number
   /** OpenAI voice name → voice (and speaker): defaults plus TTS_OPENAI_VOICES's file. */
   openaiVoices: Record<string, VoiceTarget>
+  /** Web pages (origins) besides the service's own that may call it from a browser. */
+  allowedOrigins: string[]
   logLevel: LogLevel
   /** Bounds on one run's work: decoder chunks and phonemes per encoder run. */
   chunking: ChunkingSettings
@@ -149,6 +151,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     cacheBytes,
     encoderThreads: integerSetting(read('TTS_ENCODER_THREADS'), 1, 64, 1),
     openaiVoices: loadVoiceMap(stringSetting(read('TTS_OPENAI_VOICES'), undefined)),
+    allowedOrigins: originsSetting(read('TTS_ALLOWED_ORIGINS')),
     // CHORUS_LOG_LEVEL for every server; the deprecated TTS_LOG_LEVEL still works and yields to it when both are set.
     logLevel: logLevelSetting(envSetting(env, 'CHORUS_LOG_LEVEL', 'TTS_LOG_LEVEL')),
     chunking: {
