@@ -118,7 +118,7 @@ t.test('a model that does not load: 500 naming the voice and why, details in the
   t.match(reply.json, { error: /^Voice en_US-garbage-medium cannot be loaded: .+/, code: 'ERR_VOICE_BROKEN', voice: 'en_US-garbage-medium' })
   t.notMatch(reply.json.error, service.voiceDir, 'no server folders in the answer')
   // Refused by the scan (its header is not ONNX's), so logged as a voice left out, with its folder.
-  t.ok(service.logs.some(line => line.level >= 40 && line.voice === 'en_US-garbage-medium' && line.dir === service.voiceDir), 'the log has the details')
+  t.ok(service.logs.some(line => (line.level as number) >= 40 && line.voice === 'en_US-garbage-medium' && line.dir === service.voiceDir), 'the log has the details')
   t.equal((await postTts(base, { text: 'Hi.' })).status, 200, 'the service carries on')
 })
 

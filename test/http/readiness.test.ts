@@ -8,10 +8,11 @@ import { loadServiceConfig } from '../../src/service/config.js'
 import { postTts, request, startTestService, type Reply } from '../helpers/service.js'
 import { testVoiceDir } from '../helpers/voices.js'
 
-/** Polls /ready until it answers 200 (each 503 starts loading what is missing). */
+/** Polls /ready until it answers 200 (each 503 starts loading what is missing).
+ * Bounded only to end a hang: loads beside a busy CPU take minutes. */
 async function readyEventually (base: string): Promise<Reply[]> {
   const replies: Reply[] = []
-  for (let attempt = 0; attempt < 150; attempt++) {
+  for (let attempt = 0; attempt < 2700; attempt++) {
     const reply = await request(base + '/ready')
     replies.push(reply)
     if (reply.status === 200) break
@@ -62,7 +63,7 @@ t.test('preloaded voices are loaded at start-up and required', async t => {
   const service = await startTestService({ TTS_PRELOAD_VOICES: 'en_GB-probemulti-medium, en_US-gone-medium' })
   t.teardown(() => service.stop())
   // Preloading runs in the background once the service listens.
-  for (let i = 0; i < 300 && service.deps.preload.status.state !== 'done'; i++) await new Promise(resolve => setTimeout(resolve, 50))
+  for (let i = 0; i < 10_800 && service.deps.preload.status.state !== 'done'; i++) await new Promise(resolve => setTimeout(resolve, 50))
   t.ok(service.deps.pools.loaded().has('en_GB-probemulti-medium'), 'loaded by the preloader')
   const reply = await request(service.url + '/ready')
   t.equal(reply.status, 503)

@@ -14,7 +14,8 @@ t.test('a full queue answers 503 with Retry-After', async t => {
   t.teardown(() => service.stop())
   const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'x', maxRetries: 0 })
   const busy = client.audio.speech.create({ model: 'tts-1', voice: 'en_US-probeslow-medium' as 'alloy', input: 'One. Two. Three.', response_format: 'flac' })
-  await new Promise(resolve => setTimeout(resolve, 100))
+  // Admitted, not a guess at how long admission takes.
+  while (service.deps.synthesizer.pending === 0) await new Promise(resolve => setTimeout(resolve, 10))
   const error = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi.' }).catch(e => e)
   t.type(error, APIError)
   t.equal(error.status, 503)

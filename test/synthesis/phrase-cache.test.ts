@@ -56,14 +56,11 @@ t.test('through the service: a repeat is a hit, a changed setting a miss', async
     const read = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1])
     return { hits: read('chorus_cache_hits_total'), misses: read('chorus_cache_misses_total') }
   }
-  const first = performance.now()
   const miss = await postTts(service.url, { text: 'Welcome back!' })
-  const missMs = performance.now() - first
-  const second = performance.now()
+  const syntheses = service.logs.filter(line => line.msg === 'synthesis').length
   const hit = await postTts(service.url, { text: '  Welcome   back!' })
-  const hitMs = performance.now() - second
   t.ok(hit.body.equals(miss.body), 'the same audio')
-  t.ok(hitMs < missMs / 5, `a hit takes ${hitMs.toFixed(1)} ms, the synthesis took ${missMs.toFixed(0)} ms`)
+  t.equal(service.logs.filter(line => line.msg === 'synthesis').length, syntheses, 'a hit synthesises nothing')
   t.same(await counters(), { hits: 1, misses: 1 })
   await postTts(service.url, { text: 'Welcome back!', length_scale: 1.2 })
   t.same(await counters(), { hits: 1, misses: 2 }, 'another length_scale is another phrase')
@@ -78,7 +75,8 @@ t.test('a hit is served even when the queue is full', async t => {
   t.teardown(() => service.stop())
   await postTts(service.url, { text: 'Hello.', voice: 'en_US-probe-medium' })
   const busy = postTts(service.url, { text: 'One. Two.' })
-  await new Promise(resolve => setTimeout(resolve, 100))
+  // Admitted, not a guess at how long admission takes.
+  while (service.deps.synthesizer.pending === 0) await new Promise(resolve => setTimeout(resolve, 10))
   t.equal((await postTts(service.url, { text: 'Other.', voice: 'en_US-probe-medium' })).status, 503, 'a miss is refused')
   t.equal((await postTts(service.url, { text: 'Hello.', voice: 'en_US-probe-medium' })).status, 200, 'a hit is answered')
   t.equal((await busy).status, 200)
