@@ -43,7 +43,7 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
   // itself); a busy machine may take a while, so the wait is long and its
   // outcome asserted rather than assumed.
   let unseen: string[] = Object.keys(damaged)
-  for (let i = 0; i < 600 && unseen.length > 0; i++) {
+  for (let i = 0; i < 4800 && unseen.length > 0; i++) {
     const listing = (await request(`${service.url}/voices`)).json
     const seen = [...listing.voices, ...listing.broken.map((b: { name: string }) => b.name)]
     unseen = Object.keys(damaged).filter(name => !seen.includes(name))
@@ -85,7 +85,7 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
   const repaired = 'en_US-truncated-medium'
   await copyFile(await testModel(GOOD), join(service.voiceDir, `${repaired}.onnx`))
   let status = 0
-  for (let i = 0; i < 600 && status !== 200; i++) {
+  for (let i = 0; i < 4800 && status !== 200; i++) {
     await new Promise(resolve => setTimeout(resolve, 100))
     status = (await postTts(service.url, { text: 'Fixed now.', voice: repaired })).status
   }
@@ -116,7 +116,7 @@ t.test('a model replaced while requests load it: every answer is audio or a clea
   }
   await replace(goodModel)
   let status = 0
-  for (let i = 0; i < 600 && status !== 200; i++) {
+  for (let i = 0; i < 4800 && status !== 200; i++) {
     await new Promise(resolve => setTimeout(resolve, 100))
     status = (await postTts(service.url, { text: 'Settled.', voice: GOOD })).status
   }

@@ -7,17 +7,17 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { request, startTestService, type TestService } from '../helpers/service.js'
-import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
+import { CHILD_HANG_GUARD_MS, eventually } from '../helpers/hang-guard.js'
 
 interface Preload { state: string, loaded: string[], failed: string[], skipped: string[] }
 
 async function preloaded (service: TestService): Promise<Preload> {
-  for (let i = 0; i < 2000; i++) {
-    const preload = (await request(service.url + '/health')).json.preload as Preload
-    if (preload.state === 'done') return preload
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
-  throw new Error('preloading never finished')
+  let preload: Preload | undefined
+  await eventually('preloading finished', async () => {
+    preload = (await request(service.url + '/health')).json.preload as Preload
+    return preload.state === 'done'
+  }, 10)
+  return preload as Preload
 }
 
 t.test('named voices load in the background; a voice not installed is reported as failed', async t => {

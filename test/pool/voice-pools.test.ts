@@ -8,17 +8,9 @@ import { join } from 'node:path'
 import t from 'tap'
 import { postTts, request, startTestService, type TestService } from '../helpers/service.js'
 import { testVoiceDir } from '../helpers/voices.js'
+import { eventually } from '../helpers/hang-guard.js'
 
 const LONG = Array.from({ length: 6 }, (_, i) => `Sentence number ${i + 1}.`).join(' ')
-
-/** Polls (bounded in count, not in time) until `check` holds. */
-async function until (what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (await check()) return
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
-  throw new Error(`never happened: ${what}`)
-}
 
 const pending = async (service: TestService): Promise<number> => (await request(service.url + '/health')).json.pending_requests as number
 const logIndex = (service: TestService, msg: string, voice: string): number => service.logs.findIndex(line => line.msg === msg && line.voice === voice)
@@ -30,7 +22,7 @@ async function installCopies (service: TestService, names: string[]): Promise<vo
     await copyFile(join(source, 'en_US-probe-medium.onnx.json'), join(service.voiceDir, `${name}.onnx.json`))
     await copyFile(join(source, 'en_US-probe-medium.onnx'), join(service.voiceDir, `${name}.onnx`))
   }
-  await until('the copies are installed', () => names.every(name => service.deps.registry.get(name) !== undefined))
+  await eventually('the copies are installed', () => names.every(name => service.deps.registry.get(name) !== undefined))
 }
 
 t.test('at most TTS_MAX_LOADED_VOICES voices stay loaded, the LRU one goes', async t => {
@@ -49,7 +41,7 @@ t.test('at most TTS_MAX_LOADED_VOICES voices stay loaded, the LRU one goes', asy
   t.equal(details.find(v => v.name === 'en_GB-probemulti-medium')?.loaded, false)
   t.ok(service.logs.some(line => line.msg === 'voice unloading' && line.voice === 'en_GB-probemulti-medium' && line.reason === 'count'))
   // What the retired pool left in the main thread is collected (see heap-sweep.ts).
-  await until('the main thread is swept after the retirement', () => service.deps.pools.heapSweep.count > 0)
+  await eventually('the main thread is swept after the retirement', () => service.deps.pools.heapSweep.count > 0)
   t.equal((await postTts(service.url, { text: 'Hi.', voice: 'en_GB-probemulti-medium', speaker: 4 })).status, 200, 'an unloaded voice loads again on demand')
 })
 
@@ -74,11 +66,11 @@ t.test('a busy voice is not evicted: the newcomer waits until its work is done',
   // Holding the only inference slot keeps the default voice's request busy for as long as the test needs.
   const slot = await pools.gate.acquire()
   const busy = postTts(service.url, { text: LONG })
-  await until('the first request holds its voice', async () => await pending(service) === 1)
+  await eventually('the first request holds its voice', async () => await pending(service) === 1)
   const newcomer = postTts(service.url, { text: 'Hi.', voice: 'en_US-proberyan-medium' })
   // Admission, phonemizing and the room check run without a pause: once both
   // requests are pending, the newcomer has already decided to wait.
-  await until('both requests are admitted', async () => await pending(service) === 2)
+  await eventually('both requests are admitted', async () => await pending(service) === 2)
   t.equal(pools.state('en_US-probe-medium'), 'loaded', 'the busy voice stays loaded')
   t.equal(pools.state('en_US-proberyan-medium'), 'unloaded', 'the newcomer waits for room')
   t.equal(logIndex(service, 'voice unloading', 'en_US-probe-medium'), -1)
@@ -95,12 +87,12 @@ t.test('a retiring pool counts until it is closed', async t => {
   const pools = service.deps.pools
   const slot = await pools.gate.acquire()
   const busy = postTts(service.url, { text: LONG })
-  await until('the first request holds its voice', async () => await pending(service) === 1)
+  await eventually('the first request holds its voice', async () => await pending(service) === 1)
   // Removing the voice's files retires its pool; its request still finishes.
   await rm(join(service.voiceDir, 'en_US-probe-medium.onnx'))
-  await until('the pool retires', () => pools.state('en_US-probe-medium') === 'retiring')
+  await eventually('the pool retires', () => pools.state('en_US-probe-medium') === 'retiring')
   const newcomer = postTts(service.url, { text: 'Hi.', voice: 'en_US-proberyan-medium' })
-  await until('the newcomer is admitted', async () => await pending(service) === 2)
+  await eventually('the newcomer is admitted', async () => await pending(service) === 2)
   t.equal(pools.state('en_US-proberyan-medium'), 'unloaded', 'no room while the retiring pool holds its memory')
   t.ok(pools.usedBytes > 0, 'the retiring pool is counted')
   slot()

@@ -5,21 +5,12 @@
 import t from 'tap'
 import { readProbeOutput } from '../../scripts/lib/probe-model.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
+import { eventually } from '../helpers/hang-guard.js'
 
 /** Requests the service has admitted and not finished, from its own gauge. */
 async function pending (url: string): Promise<number> {
   const metrics = (await request(url + '/metrics')).body.toString()
   return Number(/^chorus_pending_requests (\d+)$/m.exec(metrics)?.[1])
-}
-
-/** Polls until `check` holds: bounded in count, not in time, so a busy
- * machine only makes it slower. */
-async function until (what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 5000; i++) {
-    if (await check()) return
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-  throw new Error(`never happened: ${what}`)
 }
 
 const probeIds = (body: Buffer, multi: boolean): number[] => {
@@ -64,7 +55,7 @@ t.test('a full queue answers 503 at once, with Retry-After', async t => {
     events.push(`slow ${i} answered`)
     return reply
   })
-  await until('both slow requests to be admitted', async () => await pending(service.url) === 2)
+  await eventually('both slow requests to be admitted', async () => await pending(service.url) === 2)
   const refused = await postTts(service.url, { text: 'Hi.' })
   events.push('refused')
   t.equal(refused.status, 503)
@@ -117,10 +108,10 @@ t.test('a client that disconnects cancels its work', async t => {
     headers: { 'Content-Type': 'application/json' },
     signal: controller.signal
   })
-  await until('both requests to be admitted', async () => await pending(service.url) === 2)
+  await eventually('both requests to be admitted', async () => await pending(service.url) === 2)
   controller.abort()
   await t.rejects(leaving)
-  await until('the abandoned request to finish', async () => await pending(service.url) === 1)
+  await eventually('the abandoned request to finish', async () => await pending(service.url) === 1)
   slot()
   t.equal((await kept).status, 200)
   t.equal(gate.granted - granted, 3, 'the three sentences of the request that stayed ran; none of the six abandoned ones')
@@ -131,7 +122,7 @@ t.test('a client that disconnects cancels its work', async t => {
 t.test('graceful shutdown finishes what is in flight, then stops', async t => {
   const service = await startTestService({}, ['en_US-probe-medium', 'en_US-probeslow-medium'])
   const inFlight = postTts(service.url, { text: 'One. Two.', voice: 'en_US-probeslow-medium' })
-  await until('the request to be admitted', async () => await pending(service.url) === 1)
+  await eventually('the request to be admitted', async () => await pending(service.url) === 1)
   const stopping = service.stop()
   const reply = await inFlight
   t.equal(reply.status, 200, 'the request in flight completed')

@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { request, postTts, startTestService } from '../helpers/service.js'
+import { eventually } from '../helpers/hang-guard.js'
 import { testVoiceDir } from '../helpers/voices.js'
 
 const NAME = 'en_US-noespeak-medium'
@@ -20,12 +21,11 @@ t.test('an unknown espeak.voice is broken at the scan', async t => {
   await writeFile(join(service.voiceDir, `${NAME}.onnx.json`), JSON.stringify(config))
 
   let listing: { voices: string[], broken: Array<{ name: string, reason: string }> } | undefined
-  // The folder is rescanned every 0.2 s; wait for the scan to have seen the files (bounded).
-  for (let attempt = 0; attempt < 300; attempt++) {
+  // The folder is rescanned every 0.2 s: wait for the scan to have seen the files.
+  await eventually('the scan to see the voice', async () => {
     listing = (await request(`${service.url}/voices`)).json
-    if (listing?.broken.some(voice => voice.name === NAME) === true) break
-    await new Promise(resolve => setTimeout(resolve, 100))
-  }
+    return listing?.broken.some(voice => voice.name === NAME) === true
+  }, 100)
   t.notOk(listing?.voices.includes(NAME), 'not listed as a voice')
   t.same(listing?.broken.find(voice => voice.name === NAME)?.reason,
     `espeak-ng has no voice named "xx-no-such-voice" (espeak.voice in ${NAME}.onnx.json)`)

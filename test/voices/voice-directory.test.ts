@@ -7,18 +7,9 @@ import { join } from 'node:path'
 import t from 'tap'
 import { postTts, request, startTestService } from '../helpers/service.js'
 import { testVoiceDir } from '../helpers/voices.js'
+import { eventually } from '../helpers/hang-guard.js'
 
 const source = await testVoiceDir()
-
-/** Polls until `check` holds: bounded in count, not in time, so a busy
- * machine only makes it slower. */
-async function until (what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (await check()) return
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
-  throw new Error(`never happened: ${what}`)
-}
 
 t.test('dropping a voice in adds it; removing it takes it away, without a restart', async t => {
   const service = await startTestService({}, ['en_US-probe-medium'])
@@ -27,7 +18,7 @@ t.test('dropping a voice in adds it; removing it takes it away, without a restar
   t.notOk((await voices()).includes('pt_BR-probe-medium'))
   await copyFile(join(source, 'pt_BR-probe-medium.onnx'), join(service.voiceDir, 'pt_BR-probe-medium.onnx'))
   await copyFile(join(source, 'pt_BR-probe-medium.onnx.json'), join(service.voiceDir, 'pt_BR-probe-medium.onnx.json'))
-  await until('the new voice', async () => (await voices()).includes('pt_BR-probe-medium'))
+  await eventually('the new voice', async () => (await voices()).includes('pt_BR-probe-medium'))
   t.equal((await postTts(service.url, { text: 'Olá, tudo bem?', voice: 'pt_BR-probe-medium' })).status, 200)
   t.equal((await request(service.url + '/voices')).json.details.find((v: { name: string }) => v.name === 'pt_BR-probe-medium').loaded, true)
 
@@ -35,11 +26,11 @@ t.test('dropping a voice in adds it; removing it takes it away, without a restar
   await rm(join(service.voiceDir, 'pt_BR-probe-medium.onnx'))
   await rm(join(service.voiceDir, 'pt_BR-probe-medium.onnx.json'))
   // A scan between the two removals may see it half-present (left out); a later one sees it gone.
-  await until('the removal', async () => !(await voices()).includes('pt_BR-probe-medium') && !service.deps.registry.leftOut().has('pt_BR-probe-medium'))
+  await eventually('the removal', async () => !(await voices()).includes('pt_BR-probe-medium') && !service.deps.registry.leftOut().has('pt_BR-probe-medium'))
   const gone = await postTts(service.url, { text: 'Olá.', voice: 'pt_BR-probe-medium' })
   t.equal(gone.status, 400)
   t.equal(gone.json.error, 'Voice model not found: pt_BR-probe-medium')
-  await until('the pool to unload', async () => service.deps.pools.state('pt_BR-probe-medium') === 'unloaded')
+  await eventually('the pool to unload', async () => service.deps.pools.state('pt_BR-probe-medium') === 'unloaded')
 })
 
 t.test('requests already running on a removed voice finish', async t => {
@@ -70,7 +61,7 @@ t.test('requests already running on a removed voice finish', async t => {
     req.on('error', reject)
     req.end(JSON.stringify({ ...body, stream: true }))
   })
-  await until('the request to start', async () => events.includes('running'))
+  await eventually('the request to start', async () => events.includes('running'))
   await rm(join(service.voiceDir, `${voice}.onnx.json`))
   await service.deps.registry.rescan()
   t.notOk((await request(service.url + '/health')).json.voices.includes(voice), 'the voice is gone for new requests')
@@ -81,7 +72,7 @@ t.test('requests already running on a removed voice finish', async t => {
   t.equal(streamed?.status, 200)
   t.equal(streamed?.complete, true, 'the stream ended with its last chunk, not cut')
   t.ok(streamed?.body.subarray(44).equals(whole.body.subarray(44)), 'every sentence arrived')
-  await until('the pool to unload', async () => service.deps.pools.state(voice) === 'unloaded')
+  await eventually('the pool to unload', async () => service.deps.pools.state(voice) === 'unloaded')
 })
 
 t.test('half-present and broken voices are left out, logged once, and crash nothing', async t => {
