@@ -27,7 +27,9 @@ export class WavMeter {
       this.triedEarly = true
       try {
         this.parse()
-      } catch {}
+      } catch {
+        // Extra chunks before the data, or not a WAV yet: parsed whole at the end.
+      }
     }
   }
 

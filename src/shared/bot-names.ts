@@ -11,6 +11,7 @@ export interface BotName {
 export const MAX_NAME_LENGTH = 64
 
 // Control characters (C0, DEL, C1) would corrupt logs and headers.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u
 const WHITESPACE = /\s/u
 

@@ -156,6 +156,7 @@ function findFile (files: Record<string, unknown>, fileName: string, at: string,
 // each segment must be a plain name: never empty, ".", "..", absolute, or
 // carrying a backslash or control character.
 function isSafeRelativePath (path: string): boolean {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\\\u0000-\u001f\u007f]/.test(path)) return false
   return path.split('/').every(segment => segment !== '' && segment !== '.' && segment !== '..')
 }

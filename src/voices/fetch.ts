@@ -130,7 +130,9 @@ function parseBaseUrl (value: unknown): URL {
   let url: URL | undefined
   try {
     url = new URL(String(value))
-  } catch {}
+  } catch {
+    // Not a URL: refused just below, with what arrived.
+  }
   if ((typeof value !== 'string' && !(value instanceof URL)) || url === undefined || !['http:', 'https:', 'file:'].includes(url.protocol)) {
     throw invalid('an http:, https: or file: URL', 'options.baseUrl', value instanceof URL ? value.href : value)
   }

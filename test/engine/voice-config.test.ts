@@ -20,7 +20,7 @@ t.test('a real multi-speaker config parses into a typed VoiceConfig', async t =>
 })
 
 t.test('defaults where a config is silent', async t => {
-  const { inference, phoneme_type: _t, num_speakers: _n, speaker_id_map: _s, phoneme_map: _p, ...rest } = good
+  const { inference: _i, phoneme_type: _t, num_speakers: _n, speaker_id_map: _s, phoneme_map: _p, ...rest } = good
   const config = parseVoiceConfig(rest, 'minimal')
   t.equal(config.phonemeType, 'espeak')
   t.equal(config.numSpeakers, 1)

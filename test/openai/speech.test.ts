@@ -124,7 +124,7 @@ t.test('errors come back in OpenAI\'s shape and surface as APIError', async t =>
     [{ speed: 5 }, 400, 'speed', /Expected a number from 0.25 to 4 for speed but received 5 \(number\)/],
     [{ model: 'tts-9' }, 400, 'model', /Expected one of tts-1, tts-1-hd, gpt-4o-mini-tts or an installed voice name for model/],
     [{ input: 'x'.repeat(4097) }, 400, 'input', /Expected a string of 1 to 4096 characters/],
-    [{ input: '   ' }, 400, 'input', /for input but received "   "/],
+    [{ input: '   ' }, 400, 'input', /for input but received " {3}"/],
     [{ stream_format: 'ws' }, 400, 'stream_format', /Expected one of audio, sse for stream_format/],
     [{ input: undefined }, 400, 'input', /for input but received undefined/]
   ]
