@@ -71,7 +71,7 @@ export interface Reply {
  * threads that, from the TypeScript sources, first start tsx: 8 small voices
  * loading at once took 5 s on an idle machine, over 30 s with the whole
  * suite on both cores, and over 60 s beside other work. Just under tap's
- * 600 s per file, so a hang is still reported by the request that hung. */
+ * 1200 s per file, so a hang is still reported by the request that hung. */
 export const HANG_GUARD_MS = 540_000
 
 /** One HTTP exchange, body read whole. */

@@ -56,7 +56,7 @@ t.test('the mapped flags configure the tool server, and container arguments win'
   const target = await fakeTarget(t)
   const args = await argsPassed(target, { SPAWNER_HOST: 'from-env', SPAWNER_PORT: '9001', SPAWNER_TOKEN: ' tok ' }, ['--spawner-port', '9002'])
   const config = parseToolsConfig(args, {})
-  t.same(config.spawner, { host: 'from-env', port: 9002, token: 'tok', timeoutMs: 10000, retries: 2 })
+  t.same(config.spawner, { host: 'from-env', port: 9002, token: 'tok', timeoutMs: 10000, retries: 2, maxBodyBytes: 4 * 1024 * 1024 })
 })
 
 t.test('the exec replaces the shell and keeps the exit code', async (t) => {

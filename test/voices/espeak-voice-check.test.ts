@@ -17,18 +17,20 @@ t.test('an unknown espeak.voice is broken at the scan', async t => {
   const source = await testVoiceDir()
   const config = JSON.parse(await readFile(join(source, 'en_US-probe-medium.onnx.json'), 'utf8')) as { espeak: { voice: string } }
   config.espeak.voice = 'xx-no-such-voice'
-  await writeFile(join(service.voiceDir, `${NAME}.onnx`), await readFile(join(source, 'en_US-probe-medium.onnx')))
+  // The config first: a scan between the two writes must not see a model without it.
   await writeFile(join(service.voiceDir, `${NAME}.onnx.json`), JSON.stringify(config))
+  await writeFile(join(service.voiceDir, `${NAME}.onnx`), await readFile(join(source, 'en_US-probe-medium.onnx')))
+  const reason = `espeak-ng has no voice named "xx-no-such-voice" (espeak.voice in ${NAME}.onnx.json)`
 
   let listing: { voices: string[], broken: Array<{ name: string, reason: string }> } | undefined
   // The folder is rescanned every 0.2 s: wait for the scan to have seen the files.
-  await eventually('the scan to see the voice', async () => {
+  // Until a scan has seen both files; a scan in between may list it for another reason.
+  await eventually('the scan to see both files', async () => {
     listing = (await request(`${service.url}/voices`)).json
-    return listing?.broken.some(voice => voice.name === NAME) === true
+    return listing?.broken.some(voice => voice.name === NAME && voice.reason === reason) === true
   }, 100)
   t.notOk(listing?.voices.includes(NAME), 'not listed as a voice')
-  t.same(listing?.broken.find(voice => voice.name === NAME)?.reason,
-    `espeak-ng has no voice named "xx-no-such-voice" (espeak.voice in ${NAME}.onnx.json)`)
+  t.same(listing?.broken.find(voice => voice.name === NAME)?.reason, reason)
 
   const reply = await postTts(service.url, { text: 'Hello.', voice: NAME })
   t.equal(reply.status, 500)
