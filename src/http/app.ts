@@ -1,6 +1,8 @@
 // The Koa application: the shared error middleware first, then the shared
-// request id, metrics, the browser-origin check (before any work), the
-// 404/405 guard and the routes.
+// request id, metrics, the browser-origin check (before any work), the API
+// key and request quota (after it, so an allowed page can read a 401; before
+// the guard, so a stranger learns nothing about the routes), the 404/405
+// guard and the routes.
 
 import Router from '@koa/router'
 import Koa from 'koa'
@@ -9,6 +11,7 @@ import type { ServiceDeps } from './deps.js'
 import { HOUSE_BODIES, isHangUpError, jsonErrors } from '../shared/json-errors.js'
 import { requestId } from '../shared/request-id.js'
 import { browserOrigins } from './browser-origins.js'
+import { requireKey } from './auth/middleware.js'
 import { methodGuard } from './method-guard.js'
 import { requestMetrics } from './request-metrics.js'
 import { metricsRoutes } from './routes/metrics.js'
@@ -32,6 +35,7 @@ export function createApp (deps: ServiceDeps): Koa<ChorusState> {
   app.use(requestId(deps.log))
   app.use(requestMetrics(deps.metrics))
   app.use(browserOrigins(deps.config.allowedOrigins))
+  app.use(requireKey(deps.access, { metricsPublic: deps.config.metricsPublic }))
   app.use(methodGuard(router))
   app.use(router.routes())
   // Errors are answered by serviceErrors; this only sees what escapes it, and

@@ -9,6 +9,7 @@ import type { PoolManager } from '../pool/pool-manager.js'
 import type { Preloader } from '../pool/preload.js'
 import type { VoiceTarget } from '../openai/voice-map.js'
 import type { ServiceMetrics } from './metrics.js'
+import type { ApiAccess } from './auth/access.js'
 import type { PhraseCache } from '../synthesis/phrase-cache.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
@@ -23,6 +24,8 @@ export interface HttpSettings {
   preloadVoices: string[] | '*'
   /** TTS_ALLOWED_ORIGINS: browser origins besides the service's own. */
   allowedOrigins: string[]
+  /** TTS_METRICS_PUBLIC: /metrics without a key when keys are set. */
+  metricsPublic: boolean
 }
 
 export interface ServiceDeps {
@@ -36,6 +39,8 @@ export interface ServiceDeps {
   speech: SpeechService
   cache: PhraseCache
   metrics: ServiceMetrics
+  /** API keys and quotas (auth/access.ts); anonymous and unlimited without a keys file. */
+  access: ApiAccess
   preload: Preloader
   encoders: EncoderPool
 }

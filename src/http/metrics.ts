@@ -3,6 +3,8 @@
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { SpeechMetrics } from '../synthesis/speech-service.js'
+import type { Tenant } from '../synthesis/tenant.js'
+import type { AccessCounts } from './auth/access.js'
 
 export interface MetricsSources {
   pendingRequests: () => number
@@ -29,6 +31,10 @@ export class ServiceMetrics {
   readonly voiceLoads: Counter<'voice'>
   readonly voiceEvictions: Counter<'voice' | 'reason'>
   readonly voiceLoadSeconds: Histogram<'voice'>
+  /** Per API key name: the keys file's names plus "anonymous", nothing else. */
+  readonly keyRequests: Counter<'key'>
+  readonly keyAudioSeconds: Counter<'key'>
+  readonly keyRefusals: Counter<'key' | 'status'>
 
   constructor (sources: MetricsSources) {
     const registers = [this.registry]
@@ -65,6 +71,9 @@ export class ServiceMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
       registers
     })
+    this.keyRequests = new Counter({ name: 'chorus_key_requests_total', help: 'Requests by API key name ("anonymous": no key, or keys off)', labelNames: ['key'], registers })
+    this.keyAudioSeconds = new Counter({ name: 'chorus_key_audio_seconds_total', help: 'Seconds of audio synthesised by API key name', labelNames: ['key'], registers })
+    this.keyRefusals = new Counter({ name: 'chorus_key_refusals_total', help: 'Requests refused by API key name and status: 401 (no valid key), 429 (over a quota)', labelNames: ['key', 'status'], registers })
     new Gauge({
       name: 'chorus_voice_memory_bytes',
       help: 'Memory per voice: loaded and retiring pools\' figures, loading ones\' estimates',
@@ -86,14 +95,40 @@ export class ServiceMetrics {
   }
 }
 
-/** The speech service's counts, on this registry. */
-export function speechMetrics (metrics: ServiceMetrics): SpeechMetrics {
+/** The speech service's counts, on this registry; `audio` also hears each
+ * tenant's seconds (the per-key metrics and audio quota, auth/access.ts). */
+export function speechMetrics (metrics: ServiceMetrics, audio: (tenant: Tenant, seconds: number) => void = () => {}): SpeechMetrics {
   return {
     cacheHit: () => metrics.cacheHits.inc(),
     cacheMiss: () => metrics.cacheMisses.inc(),
     speech: (voice, audioSeconds, elapsedSeconds) => {
       metrics.audioSeconds.inc({ voice }, audioSeconds)
       if (audioSeconds > 0) metrics.realTimeFactor.observe({ voice }, elapsedSeconds / audioSeconds)
+    },
+    tenantAudio: audio
+  }
+}
+
+/** The per-key counts. The label set is bounded by the keys file: a key
+ * removed by a reload takes its series with it. */
+export function accessCounts (metrics: ServiceMetrics): AccessCounts {
+  const seen = new Set<string>()
+  const note = (key: string): string => {
+    seen.add(key)
+    return key
+  }
+  return {
+    request: key => metrics.keyRequests.inc({ key: note(key) }),
+    refused: (key, status) => metrics.keyRefusals.inc({ key: note(key), status: String(status) }),
+    audio: (key, seconds) => metrics.keyAudioSeconds.inc({ key: note(key) }, seconds),
+    retain: names => {
+      for (const key of seen) {
+        if (key === 'anonymous' || names.has(key)) continue
+        metrics.keyRequests.remove({ key })
+        metrics.keyAudioSeconds.remove({ key })
+        for (const status of ['401', '429']) metrics.keyRefusals.remove({ key, status })
+        seen.delete(key)
+      }
     }
   }
 }

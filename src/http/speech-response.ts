@@ -47,12 +47,16 @@ function cut (ctx: SpeechContext, reason: unknown): void {
 }
 
 export async function sendSpeech (ctx: SpeechContext, service: SpeechService, request: Omit<SpeechRequest, 'log' | 'signal' | 'delivered'>, framing: Framing = RAW): Promise<void> {
+  // The key's audio and concurrency quotas (429 before any work); its stream
+  // counts until the response has closed.
+  const release = ctx.state.admitSpeech?.() ?? (() => {})
   const client = clientSignal(ctx)
   // 'close' follows the last byte's hand-over to the socket, or a hang-up.
   const delivered = once(ctx.res, 'close')
+  delivered.then(release, release)
   let speech: Speech
   try {
-    speech = await service.open({ ...request, log: ctx.state.log, signal: client.signal, delivered })
+    speech = await service.open({ ...request, log: ctx.state.log, signal: client.signal, delivered, tenant: ctx.state.identity?.tenant })
   } finally {
     delivered.then(client.done, client.done)
   }

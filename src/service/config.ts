@@ -8,6 +8,7 @@ import { LIMITS } from '../engine/synthesis-config.js'
 import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
+import { loadKeysFile, type ApiKey } from '../http/auth/keys-file.js'
 import {
   choiceSetting, configError, CORES, envSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
 } from '../shared/config-values.js'
@@ -61,6 +62,13 @@ export interface ServiceConfig {
   /** Web pages (origins) besides the service's own that may call it from a browser. */
   allowedOrigins: string[]
   logLevel: LogLevel
+  // API keys and quotas (docs/security.md).
+  /** TTS_API_KEYS_FILE and its keys at start-up; unset: no keys, every request anonymous. */
+  apiKeys?: { file: string, keys: ApiKey[] }
+  /** TTS_API_KEYS_RELOAD_SECONDS: how often the keys file is checked for changes. */
+  apiKeysReloadMs: number
+  /** TTS_METRICS_PUBLIC=1: /metrics needs no key even when keys are set. */
+  metricsPublic: boolean
   /** Bounds on one run's work: decoder chunks and phonemes per encoder run. */
   chunking: ChunkingSettings
   ortLibrary?: string
@@ -103,6 +111,17 @@ function preloadList (setting: Setting | undefined): string[] | '*' {
     throw configError('voice names separated by commas (like en_US-lessac-medium,en_GB-alba-medium), or *', setting)
   }
   return [...new Set(names)]
+}
+
+/** TTS_API_KEYS_FILE (read and checked now: a bad file exits 2 naming the
+ * entry), TTS_API_KEYS_RELOAD_SECONDS and TTS_METRICS_PUBLIC. */
+function apiKeySettings (read: (name: string) => Setting | undefined): Pick<ServiceConfig, 'apiKeys' | 'apiKeysReloadMs' | 'metricsPublic'> {
+  const file = stringSetting(read('TTS_API_KEYS_FILE'), undefined)
+  return {
+    ...(file === undefined ? {} : { apiKeys: { file: resolve(file), keys: loadKeysFile(resolve(file)) } }),
+    apiKeysReloadMs: numberSetting(read('TTS_API_KEYS_RELOAD_SECONDS'), 0.1, 3600, 5) * 1000,
+    metricsPublic: choiceSetting(read('TTS_METRICS_PUBLIC'), ['0', '1'], '0') === '1'
+  }
 }
 
 export function loadServiceConfig (env: Env): ServiceConfig {
@@ -154,6 +173,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     allowedOrigins: originsSetting(read('TTS_ALLOWED_ORIGINS')),
     // CHORUS_LOG_LEVEL for every server; the deprecated TTS_LOG_LEVEL still works and yields to it when both are set.
     logLevel: logLevelSetting(envSetting(env, 'CHORUS_LOG_LEVEL', 'TTS_LOG_LEVEL')),
+    ...apiKeySettings(read),
     chunking: {
       chunkFrames: integerSetting(read('TTS_DECODER_CHUNK_FRAMES'), 16, 4096, DEFAULT_CHUNKING.chunkFrames),
       marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),

@@ -16,7 +16,10 @@ import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import type { ServiceConfig } from './config.js'
-import { ServiceMetrics, speechMetrics } from '../http/metrics.js'
+import { accessCounts, ServiceMetrics, speechMetrics } from '../http/metrics.js'
+import { ApiAccess } from '../http/auth/access.js'
+import { KeyStore } from '../http/auth/key-store.js'
+import { Quotas } from '../http/auth/quotas.js'
 import { SpeechService } from '../synthesis/speech-service.js'
 import type { ServiceDeps } from '../http/deps.js'
 
@@ -114,8 +117,11 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
   const preload = new Preloader(pools, registry, log)
   const encoders = new EncoderPool(config.encoderThreads, log)
-  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics))
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders }
+  const keys = config.apiKeys === undefined ? undefined : new KeyStore(config.apiKeys.file, config.apiKeys.keys, log)
+  keys?.watch(config.apiKeysReloadMs)
+  const access = new ApiAccess(keys, new Quotas(() => performance.now(), config.timeoutMs), accessCounts(metrics))
+  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics, (tenant, seconds) => access.chargeAudio(tenant, seconds)))
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -142,6 +148,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   } catch (error) {
     // A busy port: the caller reports it, and no worker may keep the process alive.
     registry.close()
+    access.close()
     await Promise.all([pools.close(), encoders.close()])
     throw error
   }
@@ -158,6 +165,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       log.info('shutting down: finishing requests in flight')
       await listening.close()
       registry.close()
+      access.close()
       await preload.stop()
       await Promise.all([pools.close(), encoders.close()])
       log.info('stopped')

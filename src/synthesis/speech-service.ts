@@ -15,6 +15,7 @@ import type { EncoderPool } from '../audio/encoder-pool.js'
 import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import type { Logger } from '../shared/logger.js'
+import { ANONYMOUS, type Tenant } from './tenant.js'
 import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
 import { ChunkQueue } from './chunk-queue.js'
@@ -41,6 +42,8 @@ export interface SpeechRequest {
   /** Settles when the bytes read have reached the client (an HTTP
    * response's end): the request counts as pending until then. */
   delivered?: Promise<unknown>
+  /** Who the request speaks for (its API key); unset: anonymous. */
+  tenant?: Tenant
 }
 
 export interface Speech {
@@ -84,6 +87,9 @@ export interface SpeechMetrics {
   cacheMiss: () => void
   /** One synthesis: its voice, audio seconds and seconds taken. */
   speech: (voice: string, audioSeconds: number, elapsedSeconds: number) => void
+  /** The audio made for a tenant, whether its speech ended or stopped early
+   * (a reader who leaves near the end still used it): per-key counts and quotas. */
+  tenantAudio?: (tenant: Tenant, audioSeconds: number) => void
 }
 
 /** The abort's reason when the work was stopped from outside, else the error. */
@@ -181,7 +187,7 @@ export class SpeechService {
       queue.fail(reason)
       // Stops whatever work is still queued for this request.
       if (!signal.aborted) controller.abort(reason)
-    })
+    }).finally(() => this.metrics.tenantAudio?.(options.tenant ?? ANONYMOUS, ceiling.samples / prepared.sampleRate))
 
     // The request is done when its work has stopped, its reader has stopped
     // reading (or it was stopped) and its bytes were delivered.
