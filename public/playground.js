@@ -1,6 +1,8 @@
 // The playground: fills the pickers from GET /voices, sends POST /tts, plays
 // the answer (MP3 while it streams, through Media Source Extensions; other
-// formats once complete) and offers the file for download.
+// formats once complete) and offers the file for download. When the service
+// requires API keys, the key typed in is kept in the page's local storage
+// (this browser only) and sent as "Authorization: Bearer".
 
 const $ = id => document.getElementById(id)
 const EXTENSIONS = { mp3: 'mp3', opus: 'opus', flac: 'flac', wav: 'wav' }
@@ -8,6 +10,13 @@ const EXTENSIONS = { mp3: 'mp3', opus: 'opus', flac: 'flac', wav: 'wav' }
 const touched = new Set()
 let voices = []
 let downloadUrl
+const KEY_STORAGE = 'chorus.apiKey'
+
+/** The Authorization header for the key typed in, if any. */
+function authorization () {
+  const key = $('api-key').value.trim()
+  return key === '' ? {} : { Authorization: `Bearer ${key}` }
+}
 
 function status (text) {
   $('status').textContent = text
@@ -34,8 +43,16 @@ function fillSpeakers () {
 }
 
 async function loadVoices () {
-  const response = await fetch('/voices')
+  const response = await fetch('/voices', { headers: authorization() })
   const body = await response.json()
+  $('voice').replaceChildren()
+  if (response.status === 401) {
+    voices = []
+    status($('api-key').value.trim() === '' ? 'This service needs an API key: enter it above.' : `Error 401: ${body.error}`)
+    return
+  }
+  if (!response.ok) throw new Error(body.error ?? response.statusText)
+  status('')
   voices = body.details
   for (const v of voices) {
     const speakers = v.num_speakers > 1 ? `, ${v.num_speakers} speakers` : ''
@@ -98,7 +115,7 @@ async function speak (event) {
   document.body.dataset.streamed = 'false'
   status('Speaking…')
   try {
-    const response = await fetch('/tts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(requestBody()) })
+    const response = await fetch('/tts', { method: 'POST', headers: { 'Content-Type': 'application/json', ...authorization() }, body: JSON.stringify(requestBody()) })
     if (!response.ok) {
       const error = await response.json().catch(() => ({ error: response.statusText }))
       status(`Error ${response.status}: ${error.error}`)
@@ -134,4 +151,16 @@ $('player').addEventListener('ended', () => {
   document.body.dataset.played = 'true'
   status('Done.')
 })
-loadVoices().catch(error => status(`Could not load the voices: ${error.message}`))
+function reloadVoices () {
+  loadVoices().catch(error => status(`Could not load the voices: ${error.message}`))
+}
+$('api-key').value = localStorage.getItem(KEY_STORAGE) ?? ''
+$('api-key').addEventListener('change', () => {
+  localStorage.setItem(KEY_STORAGE, $('api-key').value.trim())
+  reloadVoices()
+})
+$('key-form').addEventListener('submit', event => {
+  event.preventDefault()
+  $('api-key').dispatchEvent(new Event('change'))
+})
+reloadVoices()
