@@ -115,9 +115,13 @@ export function portSetting (setting: Setting | undefined, fallback: number, all
 // A host name, IPv4 address or IPv6 literal: no scheme, path, user info or spaces.
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]+\]?)$/
 
+// Four numbers are an IPv4 address, never a name: each must be a byte.
+const DOTTED_QUAD = /^\d+\.\d+\.\d+\.\d+$/
+
 export function hostSetting (setting: Setting | undefined, fallback: string): string {
   if (setting === undefined) return fallback
-  if (!HOST.test(setting.value)) throw configError('a host name or IP address', setting)
+  const badAddress = DOTTED_QUAD.test(setting.value) && setting.value.split('.').some(part => Number(part) > 255)
+  if (!HOST.test(setting.value) || badAddress) throw configError('a host name or IP address', setting)
   return setting.value
 }
 

@@ -1,0 +1,83 @@
+// Issue 27's hostile-network probe, finding by finding: what was tried (in
+// the issue's words) and the tests that now reproduce it and pass. Most
+// findings are reproduced where their fix lives; this list points at them
+// rather than copying them, and `npm run test:hostile` runs exactly these
+// files plus test/hostile/*.test.ts. findings.test.ts checks that every
+// finding has a test and that each named test still exists.
+
+export interface Finding {
+  finding: number
+  title: string
+  /** The probe, as the issue tells it. */
+  probe: string
+  /** Test files, each with titles (or the start of titles) of its tests that reproduce the finding. */
+  tests: Array<{ file: string, titles: string[] }>
+}
+
+export const FINDINGS: readonly Finding[] = [
+  {
+    finding: 1,
+    title: 'A 5 KB request becomes ~570 MB',
+    probe: '{"text": "Go. Go. … (1250×)", "sentence_silence": 10, "voice": "en_US-espeak-low"} made a 568 MB WAV',
+    tests: [{ file: 'test/http/bounded-output.test.ts', titles: ['silence alone past the ceiling', 'speech past the ceiling stops'] }]
+  },
+  {
+    finding: 2,
+    title: 'No backpressure',
+    probe: 'a client reading 1 byte/s let synthesis finish with ~11 MB held; the request left chorus_pending_requests and outlived TTS_TIMEOUT_SECONDS',
+    tests: [{ file: 'test/http/backpressure.test.ts', titles: ['a stalled client holds its synthesis, counts as pending, and its time ends the response'] }]
+  },
+  {
+    finding: 3,
+    title: 'The tool server reads spawner bodies without a limit',
+    probe: 'a 120 MB error body from the spawner aborts chorus tools; a 300 MB 2xx body answers a plain-text 500',
+    tests: [{ file: 'test/tools/spawner-body-limit.test.ts', titles: ['300 MB answers, 2xx and 5xx'] }]
+  },
+  {
+    finding: 4,
+    title: 'A web page can make the service speak (CSRF)',
+    probe: "from a page in headless Chromium, fetch('http://127.0.0.1:PORT/tts', {method: 'POST', mode: 'no-cors', body: new Blob([json])}) was synthesized",
+    tests: [{ file: 'test/http/browser-origins.test.ts', titles: ['a foreign origin is refused before any work', 'in Chromium: a foreign page cannot trigger synthesis'] }]
+  },
+  {
+    finding: 5,
+    title: 'An unloadable voice evicts healthy ones',
+    probe: 'a 20 GB sparse .onnx retired the idle default voice before failing; a 1.5 GB garbage file is read whole before the protobuf error',
+    tests: [
+      { file: 'test/engine/model-header.test.ts', titles: ['sparse files past the limit, and large garbage, cost only their header'] },
+      { file: 'test/pool/broken-voices.test.ts', titles: ['every kind of damaged voice is refused with its reason'] }
+    ]
+  },
+  {
+    finding: 6,
+    title: 'Anyone on the network can use everything',
+    probe: 'no keys on the TTS service, its metrics, voices or admin actions',
+    tests: [
+      { file: 'test/http/auth.test.ts', titles: ['without a key: the probes and the playground answer, everything else is 401', 'the OpenAI client', 'requests per minute', 'concurrent streams'] },
+      { file: 'test/http/auth-middleware.test.ts', titles: ['requireAdmin: 403 for a user key'] }
+    ]
+  },
+  {
+    finding: 7,
+    title: 'Smaller',
+    probe: 'invalid espeak.voice; num_symbols and sample_rate 2,000,000,000 accepted; config errors show /etc/passwd; JSON-RPC messages echo the token; TTS_HTTP_HOST=999.1.1.1 exits 1; zero-width text answers 200; the port bound after the default voice; hang-ups at warn',
+    tests: [
+      { file: 'test/voices/espeak-voice-check.test.ts', titles: ['an unknown espeak.voice is broken at the scan'] },
+      { file: 'test/engine/voice-config.test.ts', titles: ['every broken field is named', 'missing, unreadable and malformed files'] },
+      { file: 'test/tools/redaction.test.ts', titles: ['JSON-RPC errors never echo the bearer token'] },
+      { file: 'test/http/reports.test.ts', titles: ['a client that hangs up during synthesis: info'] },
+      { file: 'test/hostile/smaller-findings.test.ts', titles: ['TTS_HTTP_HOST=999.1.1.1', 'text of only zero-width characters', 'num_symbols that does not match the model', 'the port is bound before the default voice has loaded'] }
+    ]
+  },
+  {
+    finding: 8,
+    title: 'The ownership rule covers only start, stop and restart',
+    probe: 'acting as one bot, bot_delete removed an unrelated root bot and bot_create made a bot under an unrelated parent',
+    tests: [{ file: 'test/tools/ownership.test.ts', titles: ['the default mode keeps the original contract', 'strict mode: delete and create only within the active bot\'s own tree'] }]
+  }
+]
+
+/** Every test file of the suite, once, in finding order. */
+export function hostileFiles (): string[] {
+  return [...new Set(FINDINGS.flatMap(finding => finding.tests.map(test => test.file)))]
+}
