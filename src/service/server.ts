@@ -155,7 +155,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const { server, url } = listening
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
-  log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
+  log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')
   // In the background, once listening: the service answers (and /health reports progress) meanwhile.
   preload.start(config.preloadVoices)
 
