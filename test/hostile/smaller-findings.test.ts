@@ -4,7 +4,8 @@
 // "not ok # TODO" without failing the suite, and "ok # TODO" once fixed (then
 // drop the todo).
 
-import { copyFile, readFile, writeFile } from 'node:fs/promises'
+import { copyFile, readFile, rename, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { ConfigError } from '../../src/errors.js'
@@ -30,20 +31,25 @@ t.test('text of only zero-width characters: 400, not 200 with an empty WAV', asy
 })
 
 t.test('num_symbols that does not match the model: the voice is broken, not served', async t => {
+  const todo = 'not fixed on main: num_symbols is not compared with the model\'s input'
   const source = await testVoiceDir()
   const name = 'en_US-badsymbols-medium'
   const config = JSON.parse(await readFile(join(source, 'en_US-probe-medium.onnx.json'), 'utf8')) as { num_symbols: number }
   config.num_symbols = 100_000
-  await copyFile(join(source, 'en_US-probe-medium.onnx'), join(service.voiceDir, `${name}.onnx`))
+  // The config first (alone it is no voice), then the model at once: the
+  // scan never sees a half-present voice, which it would list as broken.
   await writeFile(join(service.voiceDir, `${name}.onnx.json`), JSON.stringify(config))
+  const staged = join(tmpdir(), `${name}-${process.pid}.onnx`)
+  await copyFile(join(source, 'en_US-probe-medium.onnx'), staged)
+  await rename(staged, join(service.voiceDir, `${name}.onnx`))
   const listed = async (): Promise<{ voices: string[], broken: Array<{ name: string }> }> => (await request(`${service.url}/voices`)).json
   await eventually('the scan to see the voice', async () => {
     const voices = await listed()
     return voices.voices.includes(name) || voices.broken.some(voice => voice.name === name)
   })
   const reply = await postTts(service.url, { text: 'Hello there.', voice: name })
-  t.not(reply.status, 200, 'not served')
-  t.ok((await listed()).broken.some(voice => voice.name === name), 'listed as broken')
+  t.not(reply.status, 200, 'not served', { todo })
+  t.ok((await listed()).broken.some(voice => voice.name === name), 'listed as broken', { todo })
 })
 
 t.test('the port is bound before the default voice has loaded', async t => {
