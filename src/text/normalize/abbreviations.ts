@@ -13,11 +13,11 @@ const TITLES: Record<string, string> = {
   Dr: 'Doctor', Mr: 'Mister', Mrs: 'Missus', Ms: 'Miz', Prof: 'Professor', Mt: 'Mount', Gen: 'General', Capt: 'Captain', Sgt: 'Sergeant', Rev: 'Reverend', Fig: 'Figure'
 }
 /** Before a capitalised word (a name) or a number ("Fig. 3"). */
-const TITLE = new RegExp(String.raw`\b(?<word>${Object.keys(TITLES).join('|')})\.(?=[ \t]+[A-Z\d])`, 'g')
+const TITLE = new RegExp(String.raw`(?<![\p{L}\p{N}_])(?<word>${Object.keys(TITLES).join('|')})\.(?=[ \t]+[A-Z\d])`, 'gu')
 
 /** "St. Louis" is a saint; "Main St. Then" a street, read as espeak does. */
 const SAINT: Record<string, string> = { St: 'Saint' }
-const SAINT_BEFORE_NAME = /(?<![A-Z][a-z]*[ \t])\b(?<word>St)\.(?=[ \t]+[A-Z])/g
+const SAINT_BEFORE_NAME = /(?<![A-Z][a-z]*[ \t])(?<![\p{L}\p{N}_])(?<word>St)\.(?=[ \t]+[A-Z])/gu
 
 const AFTER_NAME: Record<string, string> = { Jr: 'Junior', Sr: 'Senior' }
 const SUFFIX = /(?<=[A-Za-z],?[ \t])(?<word>Jr|Sr)\./g
@@ -41,15 +41,15 @@ const PHRASES: Record<string, string> = {
   'TL;DR': 'T L D R'
 }
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-const PHRASE = new RegExp(String.raw`(?<![\w.])(?<word>${Object.keys(PHRASES).sort((a, b) => b.length - a.length).map(escape).join('|')})(?=[\s,;:!?)]|$|\.(?!\w))`, 'g')
+const PHRASE = new RegExp(String.raw`(?<![\p{L}\p{N}_.])(?<word>${Object.keys(PHRASES).sort((a, b) => b.length - a.length).map(escape).join('|')})(?=[\s,;:!?)]|$|\.(?!\w))`, 'gu')
 
 /** "e.g." espeak reads as "for example" before a word, but spells it before a comma. */
 const EG: Record<string, string> = { 'e.g.': 'for example' }
-const EG_BEFORE_COMMA = /(?<![\w.])(?<word>e\.g\.)(?=,)/g
+const EG_BEFORE_COMMA = /(?<![\p{L}\p{N}_.])(?<word>e\.g\.)(?=,)/gu
 
 /** Number words that need a number after them: "No. 5", "ca. 1900". */
 const BEFORE_NUMBER: Record<string, string> = { No: 'number', no: 'number', ca: 'circa' }
-const BEFORE = /\b(?<word>No|no|ca)\.(?=[ \t]*\d)/g
+const BEFORE = /(?<![\p{L}\p{N}_])(?<word>No|no|ca)\.(?=[ \t]*\d)/gu
 
 /** The full stop stays where the abbreviation ends its line or text. */
 function keepsStop (text: string, end: number): boolean {

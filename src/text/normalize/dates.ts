@@ -39,7 +39,7 @@ const slashDates: Rule = text => matchEdits(text, SLASH_DATE, m => {
 
 // A month's name, full or cut ("Jan", "Sept."), then a day that is not the
 // start of a longer number, a time or a year.
-const MONTH_DAY = /\b(?<month>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?<dot>\.?)[ \t]+(?<day>\d{1,2})(?!\d|[:.,]\d|\w)/g
+const MONTH_DAY = /(?<![\p{L}\p{N}_])(?<month>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?<dot>\.?)[ \t]+(?<day>\d{1,2})(?!\d|[:.,]\d|[\p{L}\p{N}_])/gu
 const monthDays: Rule = text => matchEdits(text, MONTH_DAY, m => {
   const g = m.groups as { month: string, day: string }
   const month = MONTHS.findIndex(name => name.startsWith(g.month.slice(0, 3))) + 1

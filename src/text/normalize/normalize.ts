@@ -85,7 +85,9 @@ export function normalizeForSpeech (text: string, options: NormalizeOptions): Sp
     layers.push(applied.map)
     current = applied.text
   }
-  if (layers.length === 0) return unchanged(text)
+  // Nothing left to say (a reply of emoji alone): the text as sent, which
+  // espeak reads its own way, rather than silence or an empty-text error.
+  if (layers.length === 0 || current.trim() === '') return unchanged(text)
   const map = composeMaps(layers)
   return { text: current, toOriginal: (start, end) => map.toSource(start, end) }
 }

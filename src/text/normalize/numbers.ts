@@ -35,11 +35,12 @@ const FRACTIONS: Record<string, string> = { '1/2': 'one half', '1/3': 'one third
 const FRACTION = /(?<![\w.,/])(?<fraction>1\/2|1\/3|2\/3|1\/4|3\/4|24\/7)(?![\w/]|[.,]\d)/g
 const fractions: Rule = text => matchEdits(text, FRACTION, m => replaceMatch(m, FRACTIONS[m.groups?.fraction as string]))
 
-const APPROX = /(?<!\S)~[ \t]?(?=\d)/g
-const approximately: Rule = text => matchEdits(text, APPROX, m => replaceMatch(m, 'about '))
+// The number goes with its sign, so both words map back to "~5" or "#1".
+const APPROX = new RegExp(String.raw`(?<!\S)~[ \t]?(?<amount>${NUMBER})(?![\w.,]\d)`, 'g')
+const approximately: Rule = text => matchEdits(text, APPROX, m => replaceMatch(m, `about ${m.groups?.amount as string}`))
 
-const HASH_NUMBER = /(?<![\w#&])#(?=\d+\b)/g
-const numberSign: Rule = text => matchEdits(text, HASH_NUMBER, m => replaceMatch(m, 'number '))
+const HASH_NUMBER = /(?<![\w#&])#(?<n>\d+)\b/g
+const numberSign: Rule = text => matchEdits(text, HASH_NUMBER, m => replaceMatch(m, `number ${m.groups?.n as string}`))
 
 const TIMES = new RegExp(String.raw`(?<![\w.,])(?<amount>${NUMBER})x(?!\w)`, 'g')
 const times: Rule = text => matchEdits(text, TIMES, m => replaceMatch(m, `${m.groups?.amount as string} times`))
