@@ -255,3 +255,17 @@ t.test('bounded: a long text of every shape normalizes in one pass, its growth a
   t.ok(spoken.text.length < text.length * 2, `${spoken.text.length} from ${text.length}`)
   t.same(spoken.toOriginal(0, spoken.text.length), [0, text.length])
 })
+
+t.test('any text: no throw, and every range maps inside the original, in order', async () => {
+  const pieces = fc.constantFrom('**', '*', '~~', '# ', '- ', '[a](b)', '$5', '€3.50', '5kg', '3:00', '2024-03-15', 'March 3', '1990s', '5-10', '~5', '#1', 'Dr. ', 'e.g.,', '👋', '👍🏽', '🇺🇸', '\u200D', '\uFE0F', '\uD83D', 'https://x.example/a', ' ', '\n', '.', 'é', 'word')
+  const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.array(pieces, { maxLength: 30 }).map(p => p.join('')))
+  fc.assert(fc.property(text, fc.nat(), fc.nat(), (original, a, b) => {
+    const spoken = en(original)
+    const [start, end] = [a % (spoken.text.length + 1), b % (spoken.text.length + 1)].sort((x, y) => x - y)
+    const [from, to] = spoken.toOriginal(start, end)
+    const [whole0, whole1] = spoken.toOriginal(0, spoken.text.length)
+    const inside = from >= 0 && from <= to && to <= original.length
+    // An empty range (a point) may sit past the last word, where deleted text ends the original.
+    return inside && (start === end || (whole0 <= from && to <= whole1))
+  }), { numRuns: 2000 })
+})

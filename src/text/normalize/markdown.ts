@@ -8,13 +8,16 @@
 import type { Edit } from './offsets.js'
 import { matchEdits, type Rule } from './rule.js'
 
+// Spans are bounded (SPAN characters of marked text, LINE of a line): an
+// opening marker that is never closed costs at most that much look-ahead,
+// so a pass stays linear in the text whatever it holds.
 const FENCE = /^[ \t]*(?:```|~~~)[^\n]*$/gm
-const HEADING = /^([ \t]{0,3}#{1,6}[ \t]+)([^\n]*?)([ \t]+#+)?[ \t]*$/gm
-const BULLET = /^([ \t]*[-*+•][ \t]+)(?=\S)([^\n]*?)[ \t]*$/gm
-const LINK = /(!?\[)([^\]\n]+)(\]\([^)\s]*(?:[ \t]+"[^"\n]*")?\))/g
-const STRONG = /(\*\*|__)(?=\S)([^\n]*?\S)\1/g
-const EMPHASIS = /(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])/g
-const STRIKE = /~~(?=\S)([^\n]*?\S)~~/g
+const HEADING = /^([ \t]{0,3}#{1,6}[ \t]+)([^\n]{0,500}?)([ \t]+#+)?[ \t]*$/gm
+const BULLET = /^([ \t]*[-*+•][ \t]+)(?=\S)([^\n]{0,2000}?)[ \t]*$/gm
+const LINK = /(!?\[)([^\]\n]{1,500})(\]\([^)\s]{0,2000}(?:[ \t]+"[^"\n]{0,500}")?\))/g
+const STRONG = /(\*\*|__)(?=\S)([^\n]{0,500}?\S)\1/g
+const EMPHASIS = /(?<![\w*\\])\*(?=[^\s*])([^*\n]{0,500}?[^\s*\\])\*(?![\w*])/g
+const STRIKE = /~~(?=\S)([^\n]{0,500}?\S)~~/g
 
 /** A heading or list item that ends without punctuation gets a full stop,
  * so it is not run into the next line (espeak reads a newline as a space). */

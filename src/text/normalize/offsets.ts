@@ -82,12 +82,15 @@ function clamp (position: number, length: number): number {
 /** The source with `edits` applied (sorted by start, not overlapping) and the map back. */
 export function applyEdits (source: string, edits: readonly Edit[]): { text: string, map: OffsetMap } {
   const segments: Segment[] = []
-  let output = ''
+  // Parts joined once: one flat string, however many edits.
+  const parts: string[] = []
+  let length = 0
   let at = 0
   const copy = (until: number): void => {
     if (until <= at) return
-    segments.push({ from: output.length, to: output.length + until - at, sourceFrom: at, sourceTo: until, copied: true })
-    output += source.slice(at, until)
+    segments.push({ from: length, to: length + until - at, sourceFrom: at, sourceTo: until, copied: true })
+    parts.push(source.slice(at, until))
+    length += until - at
     at = until
   }
   for (const edit of edits) {
@@ -95,12 +98,13 @@ export function applyEdits (source: string, edits: readonly Edit[]): { text: str
       throw new RangeError(`Edits overlap or leave the text: [${edit.start}, ${edit.end}) after ${at} of ${source.length}`)
     }
     copy(edit.start)
-    segments.push({ from: output.length, to: output.length + edit.text.length, sourceFrom: edit.start, sourceTo: edit.end, copied: false })
-    output += edit.text
+    segments.push({ from: length, to: length + edit.text.length, sourceFrom: edit.start, sourceTo: edit.end, copied: false })
+    parts.push(edit.text)
+    length += edit.text.length
     at = edit.end
   }
   copy(source.length)
-  return { text: output, map: new OffsetMap(segments, output.length, source.length) }
+  return { text: parts.join(''), map: new OffsetMap(segments, length, source.length) }
 }
 
 /** Maps through each layer in turn, the last edit's layer first. */
