@@ -23,7 +23,7 @@ import { BUILTIN_VOICE } from '../voices/builtin.js'
 import { assertVoiceName } from '../voices/voice-name.js'
 
 export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
-         [--noise-scale X] [--noise-w X] [--sentence-silence S]
+         [--noise-scale X] [--noise-w X] [--sentence-silence S] [--normalize]
          [--voice-dir DIR] -o FILE.wav|.mp3|.opus|.flac|.pcm
 
 Speaks TEXT into an audio file, in this process (no server needed); the
@@ -37,6 +37,9 @@ file's extension picks the format (WAV for any other).
   --length-scale X     slower when larger (0.1 to 5), and the other settings:
   --noise-scale X, --noise-w X, --sentence-silence SECONDS
                        the same ranges as POST /tts (see README)
+  --normalize          read TEXT as language models write it: markdown, emoji,
+                       URLs, money, units, dates and times, abbreviations
+                       (English voices; docs/normalizer.md); default: as written
   -o, --output FILE    the file to write
   -h, --help           show this help`
 
@@ -48,6 +51,7 @@ const OPTIONS = {
   'noise-scale': { type: 'string' },
   'noise-w': { type: 'string' },
   'sentence-silence': { type: 'string' },
+  normalize: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' }
 } as const
@@ -114,7 +118,8 @@ export async function say (argv: string[], env: Env): Promise<number> {
     length_scale: settingFlag(values, 'length-scale', LIMITS.lengthScale),
     noise_scale: settingFlag(values, 'noise-scale', LIMITS.noiseScale),
     noise_w: settingFlag(values, 'noise-w', LIMITS.noiseW),
-    sentence_silence: settingFlag(values, 'sentence-silence', LIMITS.sentenceSilence)
+    sentence_silence: settingFlag(values, 'sentence-silence', LIMITS.sentenceSilence),
+    normalize: values.normalize === true
   }, config.maxTextLength)
   const output = await openOutput(outputPath)
   let bytes: number

@@ -28,7 +28,8 @@ export const SPEECH_REQUEST: ObjectSchema = {
     response_format: { type: 'string', enum: AUDIO_FORMATS, default: 'mp3', description: 'mp3, opus (Ogg Opus, 24 kHz), flac and wav at the voice\'s rate, pcm (raw 24 kHz signed 16-bit little-endian mono). aac is not supported: no encoder with a GPL-compatible licence exists in JavaScript or WebAssembly.' },
     speed: { type: 'number', minimum: 0.25, maximum: 4, default: 1, description: 'Speaking rate: length_scale = the voice\'s default length_scale / speed.' },
     instructions: { type: 'string', description: 'Accepted and ignored: Piper voices take no style instructions.' },
-    stream_format: { type: 'string', enum: STREAM_FORMATS, default: 'audio', description: 'audio: the encoded audio as a chunked body. sse: Server-Sent Events with base64 audio deltas and a final speech.audio.done event.' }
+    stream_format: { type: 'string', enum: STREAM_FORMATS, default: 'audio', description: 'audio: the encoded audio as a chunked body. sse: Server-Sent Events with base64 audio deltas and a final speech.audio.done event.' },
+    normalize: { type: 'boolean', default: true, description: 'A Chorus extension: read the input as language models write it (markdown, emoji, URLs, money, units, dates and times, abbreviations; English voices; docs/normalizer.md). On here: this endpoint\'s input is model output. false speaks it as sent.' }
   }
 }
 
@@ -41,6 +42,7 @@ export interface SpeechRequest {
   format: AudioFormat
   speed: number
   streamFormat: typeof STREAM_FORMATS[number]
+  normalize: boolean
 }
 
 export function parseSpeechRequest (body: unknown, maxTextLength: number): SpeechRequest {
@@ -61,6 +63,7 @@ export function parseSpeechRequest (body: unknown, maxTextLength: number): Speec
     voice: typeof voice === 'string' ? voice : voice.id,
     format: (format ?? 'mp3') as AudioFormat,
     speed: (body.speed ?? 1) as number,
-    streamFormat: (body.stream_format ?? 'audio') as SpeechRequest['streamFormat']
+    streamFormat: (body.stream_format ?? 'audio') as SpeechRequest['streamFormat'],
+    normalize: (body.normalize ?? true) as boolean
   }
 }

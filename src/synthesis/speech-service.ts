@@ -126,7 +126,7 @@ export class SpeechService {
     const prepared = this.prepare(request)
     const stream = format !== 'wav' || options.stream
     const contentType = FORMAT_INFO[format].contentType
-    const key = this.cache.enabled ? speechCacheKey(prepared, request.text, format) : undefined
+    const key = this.cache.enabled ? speechCacheKey(prepared, prepared.spoken.text, format) : undefined
     // A hit needs no worker, so it is served even when the queue is full.
     const hit = key === undefined ? undefined : this.cache.get(key)
     if (hit !== undefined) {
@@ -143,7 +143,7 @@ export class SpeechService {
   }
 
   private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void): Promise<Speech> {
-    const { request, format } = options
+    const { format } = options
     const controller = new AbortController()
     const signal = controller.signal
     const timer = setTimeout(() => controller.abort(requestTimedOut()), this.settings.timeoutMs)
@@ -165,7 +165,7 @@ export class SpeechService {
       get chunksMade () { return queue.pushed },
       get chunksRead () { return queue.taken }
     }
-    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: request.text, signal, ceiling, write, onStart: () => { sentencesStarted++ } }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ } }
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {

@@ -17,6 +17,7 @@ import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } 
 import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink } from './sentence-pipeline.js'
+import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
 
 export type { DefaultVoiceStatus }
 
@@ -53,6 +54,15 @@ export interface PreparedSynthesis {
   voice: ResolvedVoice
   sampleRate: number
   settings: SynthesisConfig
+  /** The text to synthesise (the request's, normalized if asked) and its map back to the request's text. */
+  spoken: SpokenText
+}
+
+/** The language a voice's phonemizer reads, which picks the normalizer's rules
+ * ('' for voices that take characters, not espeak phonemes: left unchanged). */
+function voiceLanguage (voice: ResolvedVoice): string {
+  if (voice.kind === 'builtin') return 'en-us'
+  return voice.voice.config.phonemeType === 'espeak' ? voice.voice.config.espeakVoice : ''
 }
 
 /** Receives streamed PCM in order; chunk 0 of a sentence starts it. */
@@ -119,7 +129,9 @@ export class Synthesizer {
     const voice = this.resolveVoice(request.voice)
     const sampleRate = voice.kind === 'builtin' ? this.runtime.espeakSampleRate : voice.voice.config.sampleRate
     const lengthScale = request.speed === undefined ? request.lengthScale : this.defaultSettings(voice).lengthScale / request.speed
-    return { voice, sampleRate, settings: voiceSettings(voice, { ...request, lengthScale }) }
+    // The one place a request's text is normalized, for every protocol.
+    const spoken = request.normalize === true ? normalizeForSpeech(request.text, { language: voiceLanguage(voice) }) : unchanged(request.text)
+    return { voice, sampleRate, settings: voiceSettings(voice, { ...request, lengthScale }), spoken }
   }
 
   /** Admits one more request or refuses at once with 503. Call the returned

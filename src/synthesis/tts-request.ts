@@ -28,7 +28,8 @@ export const TTS_REQUEST: ObjectSchema = {
     noise_w: { type: 'number', minimum: LIMITS.noiseW.min, maximum: LIMITS.noiseW.max, description: 'Default: the voice\'s.' },
     sentence_silence: { type: 'number', minimum: LIMITS.sentenceSilence.min, maximum: LIMITS.sentenceSilence.max, default: 0, description: 'Seconds of silence between sentences.' },
     stream: { type: 'boolean', default: false, description: 'WAV only: send the header at once and each sentence as it is ready (compressed formats always stream).' },
-    format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/flac, audio/pcm), else WAV.' }
+    format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/flac, audio/pcm), else WAV.' },
+    normalize: { type: 'boolean', default: false, description: 'Read text as language models write it: markdown, emoji, URLs, money, units, dates and times, abbreviations (English voices; docs/normalizer.md). Off here: the text is spoken as sent.' }
   }
 }
 
@@ -47,6 +48,8 @@ export interface TtsRequest {
   stream: boolean
   /** Undefined: not given in the body (the Accept header may pick one). */
   format?: AudioFormat
+  /** Normalize model output before speaking it (src/text/normalize); absent: off. */
+  normalize?: boolean
 }
 
 function optionalNumber (body: Record<string, unknown>, field: string): number | undefined {
@@ -88,6 +91,8 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   if (streamParam !== undefined && !['0', '1', 'true', 'false'].includes(streamParam)) {
     throw invalid('one of 0, 1, true, false', 'stream (query)', streamParam)
   }
+  const normalize = body.normalize
+  if (normalize !== undefined && normalize !== null && typeof normalize !== 'boolean') throw invalid('a boolean', 'normalize', normalize)
   const format = body.format
   if (format !== undefined && format !== null && !isAudioFormat(format)) {
     const reason = typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined ? ` (${format}: ${UNSUPPORTED_FORMATS[format]})` : ''
@@ -102,6 +107,7 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
     noiseW: optionalNumber(body, 'noise_w'),
     sentenceSilence: optionalNumber(body, 'sentence_silence'),
     stream: stream === true || streamParam === '1' || streamParam === 'true',
-    ...(isAudioFormat(format) ? { format } : {})
+    ...(isAudioFormat(format) ? { format } : {}),
+    normalize: normalize === true
   }
 }

@@ -75,10 +75,11 @@ const graph = areaGraph()
 const ALLOWED: Record<string, readonly string[]> = {
   engine: [],
   shared: [],
+  text: [],
   voices: ['engine'],
   pool: ['engine', 'voices'],
   audio: ['engine'],
-  synthesis: ['engine', 'voices', 'pool', 'audio', 'shared'],
+  synthesis: ['engine', 'voices', 'pool', 'audio', 'shared', 'text'],
   openai: ['synthesis', 'audio', 'voices', 'shared'],
   http: ['synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared'],
   service: ['http', 'synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared'],

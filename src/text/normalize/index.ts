@@ -1,0 +1,1 @@
+export { isEnglish, normalizeForSpeech, unchanged, type NormalizeOptions, type SpokenText } from './normalize.js'
