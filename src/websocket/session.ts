@@ -60,6 +60,23 @@ export class SocketSession {
     return this.contexts.size
   }
 
+  /** Characters held by this socket's contexts, not yet handed to synthesis. */
+  get heldText (): number {
+    return this.held
+  }
+
+  /** Messages handed to the socket and not yet written out (at most one per context). */
+  get unwritten (): number {
+    return this.writing
+  }
+
+  /** Bytes ws holds for this socket beyond what the kernel took. */
+  get bufferedAmount (): number {
+    return this.ws.bufferedAmount
+  }
+
+  private writing = 0
+
   /** Ends the socket (the service is shutting down): contexts stop now. */
   shutdown (): void {
     this.ws.close(1001, 'The server is shutting down')
@@ -74,9 +91,14 @@ export class SocketSession {
 
   private async send (message: Record<string, unknown>): Promise<void> {
     this.touch()
-    await new Promise<void>((resolve, reject) => {
-      this.ws.send(JSON.stringify(message), error => error === undefined || error === null ? resolve() : reject(error))
-    })
+    this.writing++
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.ws.send(JSON.stringify(message), error => error === undefined || error === null ? resolve() : reject(error))
+      })
+    } finally {
+      this.writing--
+    }
   }
 
   private refuse (error: unknown, contextId?: string): void {

@@ -131,7 +131,7 @@ t.test('text beyond TTS_WS_MAX_TEXT is refused and dropped; the context goes on'
     { text: '' }
   ])
   const refusal = messages.find(m => m.code === 'ERR_WS_TEXT_LIMIT')
-  t.match(refusal?.error, /^Expected at most 300 characters of text waiting to be spoken on this socket \(TTS_WS_MAX_TEXT\) but received 401/)
+  t.match(refusal?.error, /^Expected at most 300 characters of text waiting to be spoken on this socket \(TTS_WS_MAX_TEXT\) but received 400/)
   t.ok(audioOf(messages).length > 0, 'the later text is spoken')
   t.same(messages.at(-1), { isFinal: true })
 })
