@@ -147,6 +147,7 @@ export function contextRequest (voice: string, speaker: number | string | undefi
   }
   const chosen = ownSpeaker ?? speaker
   const speed = settingNumber(settings, 'speed')
+  if (speed !== undefined && speed <= 0) throw invalid('a number above 0', 'voice_settings.speed', speed)
   return {
     voice,
     ...(chosen !== undefined && chosen !== null ? { speaker: chosen as number | string } : {}),

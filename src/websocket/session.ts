@@ -135,6 +135,8 @@ export class SocketSession {
       if (this.options.multi) this.multi(message)
       else this.single(message)
     } catch (error) {
+      // stream-input whose one context could not open (bad voice_settings) has nothing left to do.
+      if (!this.options.multi && !this.contexts.has(SINGLE) && isChorusError(error)) return this.fail(error)
       this.refuse(error, this.options.multi ? message.contextId ?? DEFAULT_CONTEXT : undefined)
     }
   }

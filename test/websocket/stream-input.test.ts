@@ -144,6 +144,15 @@ t.test('a message that is not the protocol\'s is refused, naming the field, and 
   t.match(schedule.messages[0].error, /^Expected 1 to 16 integers from 50 to 500 for generation_config.chunk_length_schedule but received \[10\]/)
 })
 
+t.test('bad voice_settings in the first message are refused at once, naming the field', async t => {
+  const { messages, closeCode } = await exchange(`/v1/text-to-speech/${VOICE}/stream-input`, [{ text: ' ', voice_settings: { length_scale: 'slow' } }])
+  t.equal(closeCode, 1008)
+  t.same(messages, [{ error: 'Expected a number for voice_settings.length_scale but received "slow" (string)', code: 'ERR_INVALID_ARGUMENT' }])
+  const multi = await exchange(`/v1/text-to-speech/${VOICE}/multi-stream-input`, [{ text: ' ', context_id: 'a', voice_settings: { speed: 0 } }, { close_socket: true }])
+  t.same(multi.messages, [{ error: 'Expected a number above 0 for voice_settings.speed but received 0 (number)', code: 'ERR_INVALID_ARGUMENT', contextId: 'a' }])
+  t.equal(multi.closeCode, 1000, 'multi-stream-input goes on without the context')
+})
+
 t.test('bad upgrades get an HTTP answer with the reason', async t => {
   const refused = async (path: string): Promise<unknown> => await open(path).then(ws => { ws.close(); return 'accepted' }, (error: Error & { status: number, body: unknown }) => ({ status: error.status, body: error.body }))
   t.match(await refused(`/v1/text-to-speech/${VOICE}/stream-input?output_format=aac_44100`), { status: 400, body: { code: 'ERR_INVALID_ARGUMENT', error: /for output_format but received "aac_44100"/ } })
