@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { EncodingError } from './errors.js'
+import type { EncoderOptions } from './encoder.js'
 import type { AudioFormat } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
 
@@ -73,13 +74,13 @@ export class EncoderPool {
   }
 
   /** Starts one stream's encoder. Rejects if the codec cannot start. */
-  async open (format: AudioFormat, sampleRate: number): Promise<EncodeSession> {
+  async open (format: AudioFormat, sampleRate: number, options?: EncoderOptions): Promise<EncodeSession> {
     if (this.closed) throw new EncodingError('The encoder pool is closed')
     const thread = this.thread()
     const session = new EncodeSession(this, thread, this.nextSession++)
     thread.sessions++
     try {
-      await this.send(thread, { op: 'open', ticket: 0, session: session.id, format, sampleRate })
+      await this.send(thread, { op: 'open', ticket: 0, session: session.id, format, sampleRate, ...(options !== undefined ? { options } : {}) })
     } catch (error) {
       session.close()
       throw error

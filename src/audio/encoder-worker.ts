@@ -46,7 +46,7 @@ function chain (request: Extract<EncoderRequest, { ticket: number }>, step: (enc
 port.on('message', (request: EncoderRequest) => {
   switch (request.op) {
     case 'open': {
-      const opened = (async () => await (await FORMAT_INFO[request.format].encoder())(request.sampleRate))()
+      const opened = (async () => await (await FORMAT_INFO[request.format].encoder())(request.sampleRate, request.options))()
       opened.then(() => reply({ ticket: request.ticket, bytes: EMPTY }), error => fail(request.ticket, error))
       // A failed open leaves the session without an encoder: the caller has
       // seen the open fail and sends nothing more.

@@ -11,8 +11,20 @@ export interface StreamEncoder {
   close: () => void
 }
 
+/** What a caller may ask of a format beyond its defaults (the WebSocket's
+ * `output_format`, e.g. pcm_16000, mp3_22050_32, ulaw_8000). Formats ignore
+ * what does not apply to them. */
+export interface EncoderOptions {
+  /** Output sample rate (pcm: default 24 kHz; mp3: default the voice's own). */
+  rate?: number
+  /** MP3 bit rate in kb/s (default MP3_BITRATE). */
+  bitrate?: number
+  /** pcm: G.711 μ-law bytes instead of 16-bit samples. */
+  ulaw?: boolean
+}
+
 /** Makes an encoder for PCM at `sampleRate`. Runs in an encoder worker. */
-export type EncoderFactory = (sampleRate: number) => Promise<StreamEncoder>
+export type EncoderFactory = (sampleRate: number, options?: EncoderOptions) => Promise<StreamEncoder>
 
 /** Joins byte chunks into one array (no copy for a single chunk). */
 export function concatBytes (chunks: readonly Uint8Array[]): Uint8Array {

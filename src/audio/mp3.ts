@@ -11,7 +11,7 @@
 // it is no further from the input by log-spectral distance (README, Audio
 // formats; npm run bench:encoders -- --settings).
 
-import { concatBytes, EMPTY, type StreamEncoder } from './encoder.js'
+import { concatBytes, EMPTY, type EncoderOptions, type StreamEncoder } from './encoder.js'
 import { EncodingError } from './errors.js'
 import { loadCodecs, nativeCall } from './native-codecs.js'
 import { createResampler } from './resampler.js'
@@ -27,11 +27,14 @@ function isMpegRate (rate: number): rate is MpegRate {
   return (MPEG_RATES as readonly number[]).includes(rate)
 }
 
-export async function createMp3Encoder (sampleRate: number): Promise<StreamEncoder> {
-  // Any other rate (no Piper voice has one) is converted to 24 kHz first.
-  const resampler = isMpegRate(sampleRate) ? undefined : await createResampler(sampleRate, 24_000)
+export async function createMp3Encoder (sampleRate: number, options: EncoderOptions = {}): Promise<StreamEncoder> {
+  // Any other rate (no Piper voice has one) is converted to 24 kHz first;
+  // a rate asked for (the WebSocket's mp3_44100_128) is converted to.
+  const target = options.rate ?? (isMpegRate(sampleRate) ? sampleRate : 24_000)
+  if (!isMpegRate(target)) throw new EncodingError(`MP3 cannot be encoded at ${target} Hz (MPEG rates: ${MPEG_RATES.join(', ')})`)
+  const resampler = target === sampleRate ? undefined : await createResampler(sampleRate, target)
   const { Mp3Encoder } = loadCodecs()
-  const lame = nativeCall(() => new Mp3Encoder(isMpegRate(sampleRate) ? sampleRate : 24_000, MP3_BITRATE, MP3_QUALITY))
+  const lame = nativeCall(() => new Mp3Encoder(target, options.bitrate ?? MP3_BITRATE, MP3_QUALITY))
   let ended = false
   const encode = (pcm: Int16Array): Uint8Array => pcm.length === 0 ? EMPTY : nativeCall(() => lame.encode(pcm))
   return {

@@ -1,10 +1,11 @@
 // Messages between the service and its encoder workers. A session is one
 // response's encoder; each request carries a ticket its reply echoes.
 
+import type { EncoderOptions } from './encoder.js'
 import type { AudioFormat } from './formats.js'
 
 export type EncoderRequest =
-  | { op: 'open', ticket: number, session: number, format: AudioFormat, sampleRate: number }
+  | { op: 'open', ticket: number, session: number, format: AudioFormat, sampleRate: number, options?: EncoderOptions }
   | { op: 'push', ticket: number, session: number, pcm: Int16Array }
   | { op: 'finish', ticket: number, session: number }
   | { op: 'close', session: number }

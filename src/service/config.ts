@@ -71,6 +71,21 @@ export interface ServiceConfig {
   metricsPublic: boolean
   /** Bounds on one run's work: decoder chunks and phonemes per encoder run. */
   chunking: ChunkingSettings
+  /** The input-streaming WebSocket (docs/websocket.md). */
+  websocket: {
+    /** TTS_WS_MAX_CONTEXTS: open contexts per socket (ElevenLabs allows 5). */
+    maxContexts: number
+    /** TTS_WS_MAX_CONTEXTS_TOTAL: every socket together. */
+    maxContextsTotal: number
+    /** TTS_WS_MAX_TEXT: characters waiting to be spoken per socket. */
+    maxText: number
+    /** TTS_WS_MAX_TEXT_TOTAL: every socket together. */
+    maxTextTotal: number
+    /** TTS_WS_TEXT_WAIT_MS: held text is cut after this long without more. */
+    textWaitMs: number
+    /** TTS_WS_MAX_MESSAGE_BYTES: one client message at most. */
+    maxMessageBytes: number
+  }
   ortLibrary?: string
   espeakData?: string
 }
@@ -179,6 +194,15 @@ export function loadServiceConfig (env: Env): ServiceConfig {
       marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),
       firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
       maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes)
+    },
+    websocket: {
+      maxContexts: integerSetting(read('TTS_WS_MAX_CONTEXTS'), 1, 1000, 5),
+      maxContextsTotal: integerSetting(read('TTS_WS_MAX_CONTEXTS_TOTAL'), 1, 1_000_000, 4 * maxPending),
+      // A socket's text fits one request's, so any piece cut from it does.
+      maxText: integerSetting(read('TTS_WS_MAX_TEXT'), 1, maxTextLength, maxTextLength),
+      maxTextTotal: integerSetting(read('TTS_WS_MAX_TEXT_TOTAL'), 1, Number.MAX_SAFE_INTEGER, 4 * maxPending * maxTextLength),
+      textWaitMs: integerSetting(read('TTS_WS_TEXT_WAIT_MS'), 10, 60_000, 1000),
+      maxMessageBytes: integerSetting(read('TTS_WS_MAX_MESSAGE_BYTES'), 1024, 16 * 1024 * 1024, 64 * 1024)
     },
     ortLibrary: stringSetting(read('CHORUS_ORT_LIBRARY'), undefined),
     espeakData: stringSetting(read('CHORUS_ESPEAK_DATA'), undefined)

@@ -22,11 +22,14 @@ import { KeyStore } from '../http/auth/key-store.js'
 import { Quotas } from '../http/auth/quotas.js'
 import { SpeechService } from '../synthesis/speech-service.js'
 import type { ServiceDeps } from '../http/deps.js'
+import { attachWebSockets, type WebSockets } from '../websocket/upgrade.js'
 
 export interface RunningService {
   server: Server
   url: string
   deps: ServiceDeps
+  /** The input-streaming WebSocket's sockets (docs/websocket.md). */
+  websockets: WebSockets
   close: () => Promise<void>
 }
 
@@ -153,6 +156,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     throw error
   }
   const { server, url } = listening
+  const websockets = attachWebSockets(server, speech, { ...config.websocket, openaiVoices: config.openaiVoices, allowedOrigins: config.allowedOrigins }, log)
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
   log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')
@@ -163,6 +167,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       log.info('shutting down: finishing requests in flight')
+      // An open socket would hold the server open: its contexts stop now.
+      websockets.close()
       await listening.close()
       registry.close()
       access.close()
@@ -172,5 +178,5 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     })()
     return await closing
   }
-  return { server, url, deps, close }
+  return { server, url, deps, websockets, close }
 }

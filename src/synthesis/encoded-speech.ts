@@ -3,17 +3,18 @@
 // bounded pieces) goes to an encoder worker, and its encoded bytes are handed
 // on before the next chunk is taken, so a slow reader slows the synthesis.
 
+import type { EncoderOptions } from '../audio/encoder.js'
 import type { EncoderPool } from '../audio/encoder-pool.js'
 import type { AudioFormat } from '../audio/formats.js'
 import { silencePieces } from './audio-ceiling.js'
 import { runHooks, type SpeechRun } from './wav-speech.js'
 
-export async function encodeSpeech (run: SpeechRun, encoders: EncoderPool, format: AudioFormat): Promise<void> {
+export async function encodeSpeech (run: SpeechRun, encoders: EncoderPool, format: AudioFormat, options?: EncoderOptions): Promise<void> {
   const { prepared, ceiling } = run
   // The encoder starts while the first sentence is synthesised, not before:
   // its set-up waits in the encoder worker's queue behind other streams'
   // chunks, and that wait would otherwise delay the first byte.
-  const opening = encoders.open(format, prepared.sampleRate)
+  const opening = encoders.open(format, prepared.sampleRate, options)
   // A failed open surfaces at the first chunk; until then it must not count as unhandled.
   opening.catch(() => {})
   const deliver = async (bytes: Uint8Array): Promise<void> => {

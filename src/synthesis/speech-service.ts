@@ -11,6 +11,7 @@
 // was delivered, so a reader who does not read cannot hold the service
 // beyond its time.
 
+import type { EncoderOptions } from '../audio/encoder.js'
 import type { EncoderPool } from '../audio/encoder-pool.js'
 import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
@@ -35,6 +36,9 @@ export interface SpeechRequest {
   /** WAV only: an open-ended header at once, then PCM as it is made; else
    * one whole file of exact length. Other formats always stream. */
   stream: boolean
+  /** Compressed formats: a rate, bit rate or μ-law beyond the format's
+   * defaults (the WebSocket's output_format). */
+  encoding?: EncoderOptions
   /** The request's logger. */
   log: Logger
   /** Aborts when the reader has gone; its reason is the error the speech stops with. */
@@ -126,7 +130,8 @@ export class SpeechService {
     const prepared = this.prepare(request)
     const stream = format !== 'wav' || options.stream
     const contentType = FORMAT_INFO[format].contentType
-    const key = this.cache.enabled ? speechCacheKey(prepared, prepared.spoken.text, format) : undefined
+    const encoded = options.encoding === undefined ? format : `${format} ${JSON.stringify(options.encoding)}`
+    const key = this.cache.enabled ? speechCacheKey(prepared, prepared.spoken.text, encoded) : undefined
     // A hit needs no worker, so it is served even when the queue is full.
     const hit = key === undefined ? undefined : this.cache.get(key)
     if (hit !== undefined) {
@@ -169,7 +174,7 @@ export class SpeechService {
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {
-        await encodeSpeech(speechRun, this.encoders, format)
+        await encodeSpeech(speechRun, this.encoders, format, options.encoding)
         if (key !== undefined) this.cache.set(key, { bytes: Buffer.concat(kept), sampleRate: prepared.sampleRate })
       } else if (stream) {
         // Not cached: a streamed sentence's gain may differ from Piper's

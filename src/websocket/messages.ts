@@ -1,0 +1,160 @@
+// The socket's inputs, checked once at the edge: the URL (path and query)
+// and each client message, with the field names of ElevenLabs' reference.
+// What Chorus does not use (model_id, language_code, enable_logging,
+// stability, similarity_boost, style, use_speaker_boost,
+// pronunciation_dictionary_locators, xi_api_key in a message) is accepted
+// and ignored.
+
+import type { TtsRequest } from '../synthesis/tts-request.js'
+import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
+import { parseOutputFormat, type OutputFormat } from './output-format.js'
+import { invalidMessage } from './errors.js'
+
+const PATH = /^\/v1\/text-to-speech\/([^/]+)\/(stream-input|multi-stream-input)$/
+
+export interface SocketOptions {
+  voiceId: string
+  multi: boolean
+  output: OutputFormat
+  inactivitySeconds: number
+  syncAlignment: boolean
+  autoMode: boolean
+}
+
+/** ElevenLabs' bounds on inactivity_timeout, in seconds. */
+export const INACTIVITY = { min: 1, max: 180, default: 20 }
+
+/** The endpoint a path names, or undefined for any other path. */
+export function matchSocketPath (pathname: string): { voiceId: string, multi: boolean } | undefined {
+  const match = PATH.exec(pathname)
+  if (match === null) return undefined
+  let voiceId: string
+  try {
+    voiceId = decodeURIComponent(match[1])
+  } catch {
+    return undefined
+  }
+  return { voiceId, multi: match[2] === 'multi-stream-input' }
+}
+
+function booleanParam (query: URLSearchParams, name: string): boolean {
+  const value = query.get(name)
+  if (value === null || value === '') return false
+  if (value === 'true' || value === '1') return true
+  if (value === 'false' || value === '0') return false
+  throw invalid('true or false', name, value)
+}
+
+export function parseSocketQuery (voiceId: string, multi: boolean, query: URLSearchParams): SocketOptions {
+  const timeout = query.get('inactivity_timeout')
+  let inactivitySeconds = INACTIVITY.default
+  if (timeout !== null && timeout !== '') {
+    inactivitySeconds = Number(timeout)
+    if (!/^\d+$/.test(timeout) || inactivitySeconds < INACTIVITY.min || inactivitySeconds > INACTIVITY.max) {
+      throw invalid(`an integer from ${INACTIVITY.min} to ${INACTIVITY.max} (seconds)`, 'inactivity_timeout', timeout)
+    }
+  }
+  return {
+    voiceId,
+    multi,
+    output: parseOutputFormat(query.get('output_format') ?? undefined),
+    inactivitySeconds,
+    syncAlignment: booleanParam(query, 'sync_alignment'),
+    autoMode: booleanParam(query, 'auto_mode')
+  }
+}
+
+/** One client message, as the socket acts on it. */
+export interface ClientMessage {
+  text?: string
+  contextId?: string
+  flush: boolean
+  tryTrigger: boolean
+  closeContext: boolean
+  closeSocket: boolean
+  voiceSettings?: Record<string, unknown>
+  schedule?: number[]
+}
+
+/** ElevenLabs' bounds on each chunk_length_schedule entry. */
+export const SCHEDULE = { min: 50, max: 500, entries: 16 }
+
+function optionalBoolean (body: Record<string, unknown>, field: string): boolean {
+  const value = body[field]
+  if (value === undefined || value === null) return false
+  if (typeof value !== 'boolean') throw invalid('a boolean', field, value)
+  return value
+}
+
+function schedule (body: Record<string, unknown>): number[] | undefined {
+  // The SDK's SendText names it generator_config; the reference generation_config.
+  const config = body.generation_config ?? body.generator_config
+  if (config === undefined || config === null) return undefined
+  if (!isPlainObject(config)) throw invalid('an object', 'generation_config', config)
+  const list = config.chunk_length_schedule
+  if (list === undefined || list === null) return undefined
+  if (!Array.isArray(list) || list.length === 0 || list.length > SCHEDULE.entries ||
+      !list.every(n => isInteger(n) && n >= SCHEDULE.min && n <= SCHEDULE.max)) {
+    throw invalid(`1 to ${SCHEDULE.entries} integers from ${SCHEDULE.min} to ${SCHEDULE.max}`, 'generation_config.chunk_length_schedule', list)
+  }
+  return list as number[]
+}
+
+export function parseClientMessage (data: string): ClientMessage {
+  let body: unknown
+  try {
+    body = JSON.parse(data)
+  } catch {
+    throw invalidMessage(`Expected a JSON object for the message but received text that is not JSON (${data.length} characters)`)
+  }
+  if (!isPlainObject(body)) throw invalid('a JSON object', 'the message', body)
+  const text = body.text
+  if (text !== undefined && text !== null && typeof text !== 'string') throw invalid('a string', 'text', text)
+  const contextId = body.context_id
+  if (contextId !== undefined && contextId !== null && (typeof contextId !== 'string' || contextId.length === 0 || contextId.length > 128)) {
+    throw invalid('a string of 1 to 128 characters', 'context_id', contextId)
+  }
+  const voiceSettings = body.voice_settings
+  if (voiceSettings !== undefined && voiceSettings !== null && !isPlainObject(voiceSettings)) throw invalid('an object', 'voice_settings', voiceSettings)
+  const chunkSchedule = schedule(body)
+  return {
+    ...(typeof text === 'string' ? { text } : {}),
+    ...(typeof contextId === 'string' ? { contextId } : {}),
+    flush: optionalBoolean(body, 'flush'),
+    tryTrigger: optionalBoolean(body, 'try_trigger_generation'),
+    closeContext: optionalBoolean(body, 'close_context'),
+    closeSocket: optionalBoolean(body, 'close_socket'),
+    ...(isPlainObject(voiceSettings) ? { voiceSettings } : {}),
+    ...(chunkSchedule !== undefined ? { schedule: chunkSchedule } : {})
+  }
+}
+
+function settingNumber (settings: Record<string, unknown>, field: string): number | undefined {
+  const value = settings[field]
+  if (value === undefined || value === null) return undefined
+  // Ranges are the voice's to check (SpeechService.prepare), as for /tts.
+  if (!isFiniteNumber(value)) throw invalid('a number', `voice_settings.${field}`, value)
+  return value
+}
+
+/** A context's request without its text: the voice, and Chorus's own
+ * settings riding in voice_settings (length_scale, noise_scale, noise_w,
+ * speaker; ElevenLabs' speed as OpenAI's endpoint reads it). */
+export function contextRequest (voice: string, speaker: number | string | undefined, settings: Record<string, unknown> = {}): Omit<TtsRequest, 'text'> {
+  const ownSpeaker = settings.speaker
+  if (ownSpeaker !== undefined && ownSpeaker !== null && !isInteger(ownSpeaker) && typeof ownSpeaker !== 'string') {
+    throw invalid('an integer speaker id or a speaker name', 'voice_settings.speaker', ownSpeaker)
+  }
+  const chosen = ownSpeaker ?? speaker
+  const speed = settingNumber(settings, 'speed')
+  if (speed !== undefined && speed <= 0) throw invalid('a number above 0', 'voice_settings.speed', speed)
+  return {
+    voice,
+    ...(chosen !== undefined && chosen !== null ? { speaker: chosen as number | string } : {}),
+    lengthScale: settingNumber(settings, 'length_scale'),
+    noiseScale: settingNumber(settings, 'noise_scale'),
+    noiseW: settingNumber(settings, 'noise_w'),
+    ...(speed !== undefined ? { speed } : {}),
+    stream: true
+  }
+}

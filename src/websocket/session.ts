@@ -1,0 +1,225 @@
+// One WebSocket: its messages dispatched to contexts (one on stream-input,
+// many on multi-stream-input), its limits, its inactivity clock and its
+// writes. Every write waits for the previous one to reach the socket (ws's
+// send callback), so a reader who stops reading stops its own contexts:
+// each holds at most one message here, their speeches' buffers fill
+// (TTS_RESPONSE_BUFFER_BYTES) and synthesis waits, until the speech's own
+// time (TTS_TIMEOUT_SECONDS) ends it.
+
+import type { WebSocket } from 'ws'
+import { isChorusError, type ChorusError } from '../errors.js'
+import type { Logger } from '../shared/logger.js'
+import type { SpeechService } from '../synthesis/speech-service.js'
+import type { TtsRequest } from '../synthesis/tts-request.js'
+import { inactive, tooManyContexts, tooMuchText } from './errors.js'
+import type { SocketLimits } from './limits.js'
+import { contextRequest, parseClientMessage, type ClientMessage, type SocketOptions } from './messages.js'
+import { StreamContext } from './stream-context.js'
+import { DEFAULT_SCHEDULE } from './text-cutter.js'
+
+export interface WebSocketSettings {
+  /** TTS_WS_MAX_CONTEXTS: open contexts per socket. */
+  maxContexts: number
+  /** TTS_WS_MAX_TEXT: characters waiting to be spoken per socket. */
+  maxText: number
+  /** TTS_WS_TEXT_WAIT_MS: a context's text is cut after this long without more. */
+  textWaitMs: number
+}
+
+/** The context of stream-input, which has no id. */
+const SINGLE = ''
+/** A multi-stream-input message without context_id goes to this one. */
+const DEFAULT_CONTEXT = 'default'
+/** WebSocket close codes (RFC 6455). */
+const NORMAL = 1000
+const POLICY = 1008
+
+export class SocketSession {
+  private readonly contexts = new Map<string, StreamContext>()
+  private held = 0
+  private inactivityTimer: NodeJS.Timeout | undefined
+  private closing = false
+
+  constructor (
+    private readonly ws: WebSocket,
+    private readonly options: SocketOptions,
+    private readonly voice: { voice: string, speaker?: number | string },
+    private readonly speech: SpeechService,
+    private readonly settings: WebSocketSettings,
+    private readonly limits: SocketLimits,
+    private readonly log: Logger
+  ) {
+    ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)))
+    ws.on('close', () => this.stop())
+    ws.on('error', error => log.debug({ err: error }, 'websocket error'))
+    this.touch()
+  }
+
+  /** Open contexts, for tests and metrics. */
+  get contextCount (): number {
+    return this.contexts.size
+  }
+
+  /** Characters held by this socket's contexts, not yet handed to synthesis. */
+  get heldText (): number {
+    return this.held
+  }
+
+  /** Messages handed to the socket and not yet written out (at most one per context). */
+  get unwritten (): number {
+    return this.writing
+  }
+
+  /** Bytes ws holds for this socket beyond what the kernel took. */
+  get bufferedAmount (): number {
+    return this.ws.bufferedAmount
+  }
+
+  private writing = 0
+
+  /** Ends the socket (the service is shutting down): contexts stop now. */
+  shutdown (): void {
+    this.ws.close(1001, 'The server is shutting down')
+    this.stop()
+  }
+
+  private touch (): void {
+    clearTimeout(this.inactivityTimer)
+    if (this.closing) return
+    this.inactivityTimer = setTimeout(() => this.fail(inactive(this.options.inactivitySeconds)), this.options.inactivitySeconds * 1000)
+  }
+
+  private async send (message: Record<string, unknown>): Promise<void> {
+    this.touch()
+    this.writing++
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.ws.send(JSON.stringify(message), error => error === undefined || error === null ? resolve() : reject(error))
+      })
+    } finally {
+      this.writing--
+    }
+  }
+
+  private refuse (error: unknown, contextId?: string): void {
+    const typed = isChorusError(error) ? error : undefined
+    if (typed === undefined) this.log.error({ err: error }, 'websocket message failed')
+    const body = { error: typed?.expose === true ? typed.message : 'Internal error', code: typed?.code ?? 'ERR_INTERNAL', ...(contextId !== undefined ? { contextId } : {}) }
+    this.send(body).catch(() => {})
+  }
+
+  /** A fatal refusal: tell, then close the socket. */
+  private fail (error: ChorusError): void {
+    this.refuse(error)
+    this.ws.close(POLICY, error.code)
+    this.stop()
+  }
+
+  private stop (): void {
+    this.closing = true
+    clearTimeout(this.inactivityTimer)
+    for (const context of [...this.contexts.values()]) context.close()
+  }
+
+  private onMessage (data: string): void {
+    if (this.closing) return
+    this.touch()
+    let message: ClientMessage
+    try {
+      message = parseClientMessage(data)
+    } catch (error) {
+      this.fail(error as ChorusError)
+      return
+    }
+    try {
+      if (this.options.multi) this.multi(message)
+      else this.single(message)
+    } catch (error) {
+      // stream-input whose one context could not open (bad voice_settings) has nothing left to do.
+      if (!this.options.multi && !this.contexts.has(SINGLE) && isChorusError(error)) return this.fail(error)
+      this.refuse(error, this.options.multi ? message.contextId ?? DEFAULT_CONTEXT : undefined)
+    }
+  }
+
+  private single (message: ClientMessage): void {
+    const context = this.contexts.get(SINGLE) ?? this.open(SINGLE, message)
+    // {"text": ""} ends the stream: the rest is spoken, isFinal sent, the socket closed.
+    if (message.text === '') return context.end()
+    this.addText(context, message)
+  }
+
+  private multi (message: ClientMessage): void {
+    if (message.closeSocket) return this.closeGracefully()
+    const id = message.contextId ?? DEFAULT_CONTEXT
+    const existing = this.contexts.get(id)
+    if (message.closeContext) {
+      if (existing === undefined) return
+      existing.close()
+      this.send({ isFinal: true, contextId: id }).catch(() => {})
+      return
+    }
+    const context = existing ?? this.open(id, message)
+    // {"text": ""} keeps a context alive; with flush it speaks what is held.
+    this.addText(context, message)
+  }
+
+  private addText (context: StreamContext, message: ClientMessage): void {
+    const text = message.text ?? ''
+    if (text.length > 0) {
+      if (this.held + text.length > this.settings.maxText) throw tooMuchText(this.settings.maxText, 'socket', this.held + text.length)
+      if (this.limits.text + text.length > this.limits.maxText) throw tooMuchText(this.limits.maxText, 'process', this.limits.text + text.length)
+      this.held += text.length
+      this.limits.text += text.length
+      context.add(text, message.tryTrigger)
+    }
+    if (message.flush) context.flush()
+  }
+
+  private open (id: string, message: ClientMessage): StreamContext {
+    if (this.contexts.size >= this.settings.maxContexts) throw tooManyContexts(this.settings.maxContexts, 'socket')
+    if (this.limits.contexts >= this.limits.maxContexts) throw tooManyContexts(this.limits.maxContexts, 'process')
+    const request = contextRequest(this.voice.voice, this.voice.speaker, message.voiceSettings)
+    // Bad settings (a length_scale out of range, an unknown speaker) are refused now, not at the first sentence.
+    this.speech.prepare({ ...request, text: '.' } satisfies TtsRequest)
+    const context = new StreamContext(id === SINGLE ? undefined : id, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode }, {
+      speech: this.speech,
+      log: this.log,
+      output: this.options.output,
+      textWaitMs: this.settings.textWaitMs,
+      send: async body => await this.send(body),
+      released: characters => {
+        this.held -= characters
+        this.limits.text -= characters
+      },
+      finished: done => this.finished(id, done)
+    })
+    this.contexts.set(id, context)
+    this.limits.contexts++
+    return context
+  }
+
+  private finished (id: string, context: StreamContext): void {
+    if (this.contexts.get(id) !== context) return
+    this.contexts.delete(id)
+    this.limits.contexts--
+    // stream-input ends with its one context; multi-stream-input on close_socket with its last.
+    if (!this.closing && (!this.options.multi || this.endingAll) && this.contexts.size === 0) {
+      this.closing = true
+      clearTimeout(this.inactivityTimer)
+      this.ws.close(NORMAL)
+    }
+  }
+
+  private endingAll = false
+
+  /** close_socket: each context's text is spoken to its end, then the socket closes. */
+  private closeGracefully (): void {
+    this.endingAll = true
+    if (this.contexts.size === 0) {
+      this.closing = true
+      this.ws.close(NORMAL)
+      return
+    }
+    for (const context of [...this.contexts.values()]) context.end()
+  }
+}

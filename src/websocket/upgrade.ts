@@ -1,0 +1,109 @@
+// The input-streaming WebSocket on the service's port: an HTTP upgrade to
+// /v1/text-to-speech/{voice_id}/stream-input or /multi-stream-input is
+// checked (path, query, voice, origin) before it is accepted; a refusal is
+// an HTTP answer with the usual JSON error body, so a client sees why.
+
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
+import { ChorusError, isChorusError } from '../errors.js'
+import type { VoiceTarget } from '../openai/voice-map.js'
+import { mappedVoice } from '../openai/voice-resolver.js'
+import type { Logger } from '../shared/logger.js'
+import { voiceNotFound } from '../synthesis/errors.js'
+import type { SpeechService } from '../synthesis/speech-service.js'
+import { notFound } from './errors.js'
+import { SocketLimits } from './limits.js'
+import { matchSocketPath, parseSocketQuery } from './messages.js'
+import { SocketSession, type WebSocketSettings } from './session.js'
+
+export interface WebSocketConfig extends WebSocketSettings {
+  /** TTS_WS_MAX_CONTEXTS_TOTAL and TTS_WS_MAX_TEXT_TOTAL: every socket together. */
+  maxContextsTotal: number
+  maxTextTotal: number
+  /** TTS_WS_MAX_MESSAGE_BYTES: one client message at most (ws's maxPayload). */
+  maxMessageBytes: number
+  /** The OpenAI endpoint's voice map: ids a client hard-codes onto voices. */
+  openaiVoices: Readonly<Record<string, VoiceTarget>>
+  /** TTS_ALLOWED_ORIGINS: browser pages besides the service's own. */
+  allowedOrigins: readonly string[]
+}
+
+export interface WebSockets {
+  /** Open sockets, for tests and metrics. */
+  readonly sessions: ReadonlySet<SocketSession>
+  readonly limits: SocketLimits
+  /** Ends every socket (the service is shutting down). */
+  close: () => void
+}
+
+/** A voice_id: an alias of the voice map (the default voice if its voice is
+ * missing, as the OpenAI endpoint does), else an installed voice's name. */
+export function resolveSocketVoice (speech: SpeechService, voiceMap: Readonly<Record<string, VoiceTarget>>, voiceId: string): VoiceTarget {
+  const mapped = voiceMap[voiceId.toLowerCase()]
+  if (mapped !== undefined) {
+    const { voice, speaker } = mappedVoice(speech.synthesizer, mapped)
+    return { voice, ...(speaker !== undefined ? { speaker } : {}) }
+  }
+  const installed = speech.synthesizer.voiceNames()
+  if (installed.includes(voiceId)) return { voice: voiceId }
+  throw voiceNotFound(voiceId, [...Object.keys(voiceMap).sort(), ...installed])
+}
+
+/** Browsers send Origin on a WebSocket and let any page open one: only the
+ * service's own pages and TTS_ALLOWED_ORIGINS may (as browser-origins.ts does for HTTP). */
+function checkOrigin (request: IncomingMessage, allowed: readonly string[]): void {
+  const origin = request.headers.origin
+  if (origin === undefined || allowed.includes(origin)) return
+  let host: string | undefined
+  try {
+    host = new URL(origin).host
+  } catch {
+    // Not a URL ("null" from a sandboxed page): from no allowed page.
+  }
+  if (host !== request.headers.host) {
+    throw new ChorusError('ERR_ORIGIN_NOT_ALLOWED', `Expected a page from this service or TTS_ALLOWED_ORIGINS for Origin but received "${origin.slice(0, 100)}"`, { status: 403 })
+  }
+}
+
+function reject (socket: Duplex, error: ChorusError): void {
+  const body = JSON.stringify({ error: error.message, code: error.code, ...error.details })
+  socket.end(`HTTP/1.1 ${error.status} ${error.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+}
+
+export function attachWebSockets (server: Server, speech: SpeechService, config: WebSocketConfig, log: Logger): WebSockets {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes })
+  const sessions = new Set<SocketSession>()
+  const limits = new SocketLimits(config.maxContextsTotal, config.maxTextTotal)
+  let nextId = 1
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => {})
+    try {
+      const url = new URL(request.url ?? '/', 'http://localhost')
+      const endpoint = matchSocketPath(url.pathname)
+      if (endpoint === undefined) throw notFound(url.pathname)
+      // API keys: the place where authenticate(request) will be called, first
+      // of all checks, once the keys work is merged (it is not on this branch).
+      checkOrigin(request, config.allowedOrigins)
+      const options = parseSocketQuery(endpoint.voiceId, endpoint.multi, url.searchParams)
+      const voice = resolveSocketVoice(speech, config.openaiVoices, endpoint.voiceId)
+      wss.handleUpgrade(request, socket, head, ws => {
+        const session = new SocketSession(ws, options, voice, speech, config, limits,
+          log.child({ socket: nextId++, voice: voice.voice, multi: options.multi }))
+        sessions.add(session)
+        ws.on('close', () => sessions.delete(session))
+      })
+    } catch (error) {
+      if (!isChorusError(error)) log.error({ err: error }, 'websocket upgrade failed')
+      reject(socket, isChorusError(error) ? error : new ChorusError('ERR_INTERNAL', 'Internal error', { status: 500 }))
+    }
+  })
+  return {
+    sessions,
+    limits,
+    close: () => {
+      for (const session of sessions) session.shutdown()
+      wss.close()
+    }
+  }
+}

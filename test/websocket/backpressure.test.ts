@@ -1,0 +1,42 @@
+// A reader who stops reading pauses its own context's synthesis: the server
+// holds at most one unwritten message for it, the speech's buffer stays
+// within TTS_RESPONSE_BUFFER_BYTES and the text not yet reached stays
+// queued; once the reader reads again, every piece arrives, in order, to
+// the final message.
+
+import t from 'tap'
+import WebSocket from 'ws'
+import { eventually } from '../helpers/hang-guard.js'
+import { startTestService } from '../helpers/service.js'
+
+const BUFFER = 16384
+const service = await startTestService({ TTS_RESPONSE_BUFFER_BYTES: String(BUFFER), TTS_BUFFER_BYTES: String(BUFFER) })
+t.teardown(async () => await service.stop())
+
+t.test('a stalled reader holds its context\'s synthesis, not the server\'s memory', async t => {
+  // The built-in voice speaks at real length (the probe voices make a few samples), at 48 kHz PCM:
+  // some 350 s of audio, far more than the sockets' kernel buffers take.
+  const url = `${service.url.replace('http://', 'ws://')}/v1/text-to-speech/en_US-espeak-low/stream-input?output_format=pcm_48000`
+  const ws = new WebSocket(url)
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+  const replies: Array<Record<string, any>> = []
+  ws.on('message', data => replies.push(JSON.parse(String(data))))
+  const closed = new Promise<number>(resolve => ws.once('close', code => resolve(code)))
+  ws.pause()
+  const SENTENCES = 80
+  ws.send(JSON.stringify({ text: ' ' }))
+  for (let i = 0; i < SENTENCES; i++) ws.send(JSON.stringify({ text: `This is sentence number ${i + 1} of a long reply that nobody reads. ` }))
+  ws.send(JSON.stringify({ text: '' }))
+
+  const session = [...service.websockets.sessions][0]
+  await eventually('the server waits on the reader', () => session.unwritten > 0 && session.bufferedAmount > 0)
+  t.equal(session.unwritten, 1, 'one message waits to be written, no more')
+  t.ok(service.deps.speech.buffered.bytes <= BUFFER, `the speeches' buffer ${service.deps.speech.buffered.bytes} ≤ TTS_BUFFER_BYTES`)
+  t.ok(session.heldText > 0, `${session.heldText} characters still wait: synthesis stopped ahead of them`)
+
+  ws.resume()
+  t.equal(await closed, 1000)
+  t.same(replies.at(-1), { isFinal: true })
+  t.notOk(replies.some(m => m.error !== undefined), 'no error')
+  t.equal(service.websockets.limits.text, 0, 'every character released')
+})
