@@ -1,7 +1,7 @@
 // What the middleware stack puts on ctx.state.
 
 import type { RequestLogState } from '../shared/request-id.js'
-import type { Identity } from './auth/access.js'
+import type { Identity } from '../access/access.js'
 
 export interface ChorusState extends RequestLogState {
   /** The route's name for metrics; unknown paths stay "unmatched". */

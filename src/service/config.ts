@@ -8,7 +8,7 @@ import { LIMITS } from '../engine/synthesis-config.js'
 import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
-import { loadKeysFile, type ApiKey } from '../http/auth/keys-file.js'
+import { loadKeysFile, type ApiKey } from '../access/keys-file.js'
 import {
   choiceSetting, configError, CORES, envSetting, hostSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
 } from '../shared/config-values.js'

@@ -17,9 +17,9 @@ import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import type { ServiceConfig } from './config.js'
 import { accessCounts, ServiceMetrics, speechMetrics } from '../http/metrics.js'
-import { ApiAccess } from '../http/auth/access.js'
-import { KeyStore } from '../http/auth/key-store.js'
-import { Quotas } from '../http/auth/quotas.js'
+import { ApiAccess } from '../access/access.js'
+import { KeyStore } from '../access/key-store.js'
+import { Quotas } from '../access/quotas.js'
 import { SpeechService } from '../synthesis/speech-service.js'
 import type { ServiceDeps } from '../http/deps.js'
 import { attachWebSockets, type WebSockets } from '../websocket/upgrade.js'
@@ -156,7 +156,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     throw error
   }
   const { server, url } = listening
-  const websockets = attachWebSockets(server, speech, { ...config.websocket, openaiVoices: config.openaiVoices, allowedOrigins: config.allowedOrigins }, log)
+  const websockets = attachWebSockets(server, speech, access, { ...config.websocket, openaiVoices: config.openaiVoices, allowedOrigins: config.allowedOrigins }, log)
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
   log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')

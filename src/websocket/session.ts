@@ -9,6 +9,7 @@
 import type { WebSocket } from 'ws'
 import { isChorusError, type ChorusError } from '../errors.js'
 import type { Logger } from '../shared/logger.js'
+import type { ApiAccess, Identity } from '../access/access.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
 import { inactive, tooManyContexts, tooMuchText } from './errors.js'
@@ -47,7 +48,9 @@ export class SocketSession {
     private readonly speech: SpeechService,
     private readonly settings: WebSocketSettings,
     private readonly limits: SocketLimits,
-    private readonly log: Logger
+    private readonly log: Logger,
+    private readonly identity: Identity,
+    private readonly access: ApiAccess
   ) {
     ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)))
     ws.on('close', () => this.stop())
@@ -191,7 +194,9 @@ export class SocketSession {
         this.held -= characters
         this.limits.text -= characters
       },
-      finished: done => this.finished(id, done)
+      finished: done => this.finished(id, done),
+      tenant: this.identity.tenant,
+      admitSpeech: () => this.access.openStream(this.identity)
     })
     this.contexts.set(id, context)
     this.limits.contexts++

@@ -7,6 +7,7 @@
 import type { Logger } from '../shared/logger.js'
 import type { SpeechChunk, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import type { TimingChunk, TimingKind } from '../synthesis/timing.js'
+import type { Tenant } from '../synthesis/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
 import { buildAlignment, coveredEnd, type Alignment } from './alignment.js'
 import type { OutputFormat } from './output-format.js'
@@ -29,6 +30,10 @@ export interface ContextHost {
   finished: (context: StreamContext) => void
   /** TTS_WS_TEXT_WAIT_MS: a wait this long without new text cuts what is held. */
   textWaitMs: number
+  /** The socket's key: its share of inference slots. */
+  tenant: Tenant
+  /** Admits one speech against the key's quotas (429 beyond); returns its release. */
+  admitSpeech: () => () => void
 }
 
 export interface AudioMessage {
@@ -163,6 +168,15 @@ export class StreamContext {
       signal: this.controller.signal,
       timestamps: ['word']
     }
+    const release = this.host.admitSpeech()
+    try {
+      await this.speakAdmitted({ ...request, tenant: this.host.tenant }, text)
+    } finally {
+      release()
+    }
+  }
+
+  private async speakAdmitted (request: TimedSpeechRequest, text: string): Promise<void> {
     const speech = await this.host.speech.open(request)
     let covered = 0
     let alignment: Alignment | null = null

@@ -9,6 +9,7 @@ import { WebSocketServer } from 'ws'
 import { ChorusError, isChorusError } from '../errors.js'
 import type { VoiceTarget } from '../openai/voice-map.js'
 import { mappedVoice } from '../openai/voice-resolver.js'
+import type { ApiAccess } from '../access/access.js'
 import type { Logger } from '../shared/logger.js'
 import { voiceNotFound } from '../synthesis/errors.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
@@ -68,10 +69,12 @@ function checkOrigin (request: IncomingMessage, allowed: readonly string[]): voi
 
 function reject (socket: Duplex, error: ChorusError): void {
   const body = JSON.stringify({ error: error.message, code: error.code, ...error.details })
-  socket.end(`HTTP/1.1 ${error.status} ${error.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  // WWW-Authenticate on a 401, Retry-After on a 429.
+  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  socket.end(`HTTP/1.1 ${error.status} ${error.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`)
 }
 
-export function attachWebSockets (server: Server, speech: SpeechService, config: WebSocketConfig, log: Logger): WebSockets {
+export function attachWebSockets (server: Server, speech: SpeechService, access: ApiAccess, config: WebSocketConfig, log: Logger): WebSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes })
   const sessions = new Set<SocketSession>()
   const limits = new SocketLimits(config.maxContextsTotal, config.maxTextTotal)
@@ -82,14 +85,14 @@ export function attachWebSockets (server: Server, speech: SpeechService, config:
       const url = new URL(request.url ?? '/', 'http://localhost')
       const endpoint = matchSocketPath(url.pathname)
       if (endpoint === undefined) throw notFound(url.pathname)
-      // API keys: the place where authenticate(request) will be called, first
-      // of all checks, once the keys work is merged (it is not on this branch).
+      // The key first: a stranger learns nothing else (401, or 429 over its request quota).
+      const identity = access.authenticateUpgrade(request.headers, request.url ?? '/')
       checkOrigin(request, config.allowedOrigins)
       const options = parseSocketQuery(endpoint.voiceId, endpoint.multi, url.searchParams)
       const voice = resolveSocketVoice(speech, config.openaiVoices, endpoint.voiceId)
       wss.handleUpgrade(request, socket, head, ws => {
         const session = new SocketSession(ws, options, voice, speech, config, limits,
-          log.child({ socket: nextId++, voice: voice.voice, multi: options.multi }))
+          log.child({ socket: nextId++, voice: voice.voice, multi: options.multi, key: identity.tenant.name }), identity, access)
         sessions.add(session)
         ws.on('close', () => sessions.delete(session))
       })

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { ConfigError } from '../../src/errors.js'
-import { MAX_KEYS, parseKeysFile } from '../../src/http/auth/keys-file.js'
+import { MAX_KEYS, parseKeysFile } from '../../src/access/keys-file.js'
 import { loadServiceConfig } from '../../src/service/config.js'
 
 const KEY = 'sk-test-0123456789abcdef'

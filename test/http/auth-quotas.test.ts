@@ -2,8 +2,8 @@
 // audio, open streams, the computed Retry-After, and state dropped on reload.
 
 import t from 'tap'
-import type { ApiKey, KeyQuotas } from '../../src/http/auth/keys-file.js'
-import { MinuteWindow, Quotas } from '../../src/http/auth/quotas.js'
+import type { ApiKey, KeyQuotas } from '../../src/access/keys-file.js'
+import { MinuteWindow, Quotas } from '../../src/access/quotas.js'
 
 const key = (quotas: KeyQuotas, name = 'bot-a'): ApiKey => ({ key: 'sk-0123456789abcdef', name, role: 'user', weight: 1, quotas })
 const clock = (start = 1_000_000): { now: () => number, advance: (ms: number) => void } => {

@@ -2,7 +2,8 @@
 // a key (401 with a Bearer challenge, before any work), clients that send a
 // key (curl-like fetch, the OpenAI client, the playground in Chromium) are
 // served and speak for their key's name, the quotas answer 429 with a
-// computed Retry-After, and an edit of the file is picked up while running.
+// computed Retry-After, an edit of the file is picked up while running, and
+// the WebSocket upgrade takes the same keys.
 
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import OpenAI, { AuthenticationError } from 'openai'
 import t from 'tap'
+import WebSocket from 'ws'
 import { eventually } from '../helpers/hang-guard.js'
 import { request, startTestService } from '../helpers/service.js'
 
@@ -177,4 +179,28 @@ t.test('the playground: asks for a key, keeps it, and speaks with it', { skip: e
   t.equal(await again.getByLabel('API key').inputValue(), USER, 'the key was kept in the page\'s storage')
   await again.waitForSelector(`#voice option[value="${VOICE}"]`, { state: 'attached' })
   t.pass('the voices load with the kept key')
+})
+
+t.test('the WebSocket: refused with 401 before the upgrade without a key; xi-api-key or ?api_key= opens it and it speaks', async t => {
+  const path = `${service.url.replace('http://', 'ws://')}/v1/text-to-speech/${VOICE}/stream-input?output_format=pcm_16000`
+  const refusal = await new Promise<{ status: number, challenge: string | undefined }>((resolve, reject) => {
+    const ws = new WebSocket(path)
+    ws.once('unexpected-response', (_request, response) => {
+      response.resume()
+      resolve({ status: response.statusCode ?? 0, challenge: response.headers['www-authenticate'] })
+    })
+    ws.once('open', () => reject(new Error('opened without a key')))
+  })
+  t.same(refusal, { status: 401, challenge: 'Bearer realm="chorus"' })
+  for (const [url, headers] of [[path, { 'xi-api-key': USER }], [`${path}&api_key=${USER}`, {}]] as const) {
+    const ws = new WebSocket(url, { headers })
+    const replies: Array<Record<string, unknown>> = []
+    ws.on('message', data => replies.push(JSON.parse(String(data))))
+    const closed = new Promise<number>(resolve => ws.once('close', code => resolve(code)))
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    for (const text of [' ', 'Hello there. ', '']) ws.send(JSON.stringify({ text }))
+    t.equal(await closed, 1000, 'closed normally')
+    t.ok(replies.some(m => typeof m.audio === 'string' && m.audio.length > 0), 'audio arrived')
+    t.ok(replies.some(m => m.isFinal === true), 'isFinal arrived')
+  }
 })

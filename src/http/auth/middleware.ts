@@ -7,8 +7,8 @@
 
 import type Koa from 'koa'
 import type { ChorusState } from '../context.js'
-import type { ApiAccess } from './access.js'
-import { adminRequired, unauthorized } from './errors.js'
+import type { ApiAccess } from '../../access/access.js'
+import { adminRequired, unauthorized } from '../../access/errors.js'
 
 export const PUBLIC_PATHS: readonly string[] = ['/health', '/ready', '/', '/playground.js', '/playground.css']
 

@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { stat } from 'node:fs/promises'
-import type { Logger } from '../../shared/logger.js'
+import type { Logger } from '../shared/logger.js'
 import { parseKeysFile, readKeysText, type ApiKey } from './keys-file.js'
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest()

@@ -1,7 +1,7 @@
 // Refusals of the API-key check and the quotas, as factories. The messages
 // are the wire contract; none of them quotes a presented key.
 
-import { ChorusError } from '../../errors.js'
+import { ChorusError } from '../errors.js'
 
 /** No key, or one the keys file does not have: 401 with the challenge
  * OpenAI's and other HTTP clients expect. */

@@ -7,8 +7,8 @@
 // key: configuration errors end up in logs.
 
 import { readFileSync, statSync } from 'node:fs'
-import { ConfigError } from '../../errors.js'
-import { describeValue, isFiniteNumber, isInteger, isPlainObject } from '../../validate.js'
+import { ConfigError } from '../errors.js'
+import { describeValue, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 
 export type Role = 'user' | 'admin'
 
