@@ -22,6 +22,7 @@ import { encodeSpeech } from './encoded-speech.js'
 import { requestTimedOut } from './errors.js'
 import { speechCacheKey, type PhraseCache } from './phrase-cache.js'
 import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
+import type { Tenant } from './tenant.js'
 import type { TtsRequest } from './tts-request.js'
 import { streamedWav, streamWav, wholeWav, type SpeechRun } from './wav-speech.js'
 
@@ -41,6 +42,9 @@ export interface SpeechRequest {
   /** Settles when the bytes read have reached the client (an HTTP
    * response's end): the request counts as pending until then. */
   delivered?: Promise<unknown>
+  /** Whose share of the inference slots its work counts in (set from the
+   * request's API key); without one, the anonymous tenant's. */
+  tenant?: Tenant
 }
 
 export interface Speech {
@@ -159,7 +163,7 @@ export class SpeechService {
       get chunksMade () { return queue.pushed },
       get chunksRead () { return queue.taken }
     }
-    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: request.text, signal, ceiling, write, onStart: () => { sentencesStarted++ } }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: request.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant }
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {
