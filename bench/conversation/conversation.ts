@@ -111,6 +111,7 @@ export function conversationReport (results: ConversationResults): string {
     markdownTable(['scheduler', 'bots', 'replies', 'first audio p50 ms', 'p95 ms', 'replies with underrun', 'underruns', 'underrun ms', 'worst reply ms', 'audio s/s', '× ceiling', 'errors']
       .map((header, i) => ({ header, align: i === 0 ? 'left' as const : 'right' as const })), rows),
     '',
+    ...results.levels.filter(l => l.firstError !== null).map(l => `${l.scheduler}, ${l.bots} bot(s): ${l.errors} replies failed, the first with "${l.firstError ?? ''}".`),
     ...Object.entries(results.capacity).map(([scheduler, n]) => `Capacity with ${scheduler}: ${n} bot(s) without an underrun.`),
     ceiling === null ? 'The ceiling was not measured.' : `Bare ONNX Runtime ceiling: ${num(ceiling.audioSecondsPerSecond)} audio s/s (${ceiling.workers} workers, median of ${ceiling.repeatResults.length}).`,
     ''

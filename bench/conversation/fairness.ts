@@ -102,6 +102,8 @@ export function fairnessReport (results: FairnessResults): string {
     markdownTable(['scheduler', 'phase', 'quiet first audio p50 ms', 'quiet p95 ms', 'quiet replies with underrun', 'busy p95 ms', 'busy replies with underrun', 'errors']
       .map((header, i) => ({ header, align: i < 2 ? 'left' as const : 'right' as const })), rows),
     '',
+    ...results.rounds.flatMap(r => [r.quiet, r.busy].filter(g => g !== null && g.firstError !== null)
+      .map(g => `${r.scheduler}, ${r.phase}: ${g?.errors ?? 0} replies failed, the first with "${g?.firstError ?? ''}".`)),
     ...Object.entries(results.ratio).map(([scheduler, value]) => `With ${scheduler}: the quiet tenants' first-audio p95 beside the busy tenant is ${value === null ? '–' : `${num(value)}×`} what they get alone (issue 27's target: ≤ 1.5×).`),
     ''
   ].join('\n')
