@@ -40,10 +40,12 @@ export interface FairnessResults {
   ratio: Record<string, number | null>
 }
 
-/** Shared over alone, paired round by round in the order they ran; the median of the pairs. */
+/** Shared over alone, paired round by round in the order they ran; the median of the pairs. A pair
+ * where a quiet reply failed has no figure: a failed reply's first audio is unknown, not fast. */
 export function fairnessRatio (rounds: readonly FairnessRound[]): number | null {
-  const alone = rounds.filter(r => r.phase === 'alone').map(r => r.quiet.firstAudioP95Ms)
-  const shared = rounds.filter(r => r.phase === 'shared').map(r => r.quiet.firstAudioP95Ms)
+  const p95 = (r: FairnessRound) => r.quiet.errors > 0 ? null : r.quiet.firstAudioP95Ms
+  const alone = rounds.filter(r => r.phase === 'alone').map(p95)
+  const shared = rounds.filter(r => r.phase === 'shared').map(p95)
   const ratios: number[] = []
   for (let i = 0; i < Math.min(alone.length, shared.length); i++) {
     const a = alone[i]

@@ -85,6 +85,8 @@ t.test('fairness: shared over alone, round by round, the median', async t => {
     ({ scheduler: 'deadline', phase, quiet: { ...figures(4, 0), firstAudioP95Ms: p95 }, busy: null })
   t.equal(fairnessRatio([round('alone', 100), round('shared', 150), round('shared', 300), round('alone', 200), round('alone', 100), round('shared', 110)]), 1.5)
   t.equal(fairnessRatio([round('alone', null), round('shared', 100)]), null)
+  const failed = { ...round('shared', 100), quiet: { ...figures(4, 0, 1), firstAudioP95Ms: 100 } }
+  t.equal(fairnessRatio([round('alone', 100), failed]), null, 'a quiet reply failed: no figure')
 })
 
 t.test('flags: checked at the edge with the one message format', async t => {
