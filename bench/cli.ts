@@ -3,12 +3,17 @@
 //   chorus bench [flags]                 a sweep (closed or open loop)
 //   chorus bench targets --voices D --voice V   the README's figures, side by side
 //   chorus bench fleet --voices D --voice V    many voices against one, and memory
+//   chorus bench conversation --voices D --voice V   bots talking in real time (issue 30)
+//   chorus bench fairness --voices D --voice V       one busy tenant against quiet ones (issue 27)
 //   chorus bench compare a.json b.json   ratios between two runs
 
 import type { BenchMain } from '../src/cli.js'
 import { ChorusError, ConfigError } from '../src/errors.js'
 import { compareResults } from './compare.js'
 import { checkVoiceFolder, parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
+import { parseConversationConfig, parseFairnessConfig } from './conversation/config.js'
+import { runConversation } from './conversation/conversation.js'
+import { runFairness } from './conversation/fairness.js'
 import { runFleet } from './fleet.js'
 import { processIo, type BenchIo } from './io.js'
 import { readResults } from './results.js'
@@ -21,7 +26,18 @@ export const benchMain: BenchMain = async (argv, env) => await runBenchCommand(a
 export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
        chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
        chorus bench fleet --voices DIR --voice NAME [--count 8] [--clients 4] [--cycles 30] [--quick] [--out DIR]
+       chorus bench conversation --voices DIR --voice NAME [--bots 1,2,4,8] [--quick] [--out DIR]
+       chorus bench fairness --voices DIR --voice NAME [--busy-bots 32] [--quiet-tenants 4] [--rounds 3] [--quick]
        chorus bench compare a/results.json b/results.json
+
+Conversation and fairness (docs/benchmarks.md#conversations):
+  --duration S              per level or phase (default 60; --quick 5)
+  --jitter MS               the listener's jitter buffer (default 200)
+  --pause S                 a pause of up to S between replies (default 2; 0: back to back)
+  --tokens-per-second A-B   the reply's token rate (default 20-50)
+  --sentences A-B           sentences per reply (default 2-4)
+  --schedulers deadline,fifo   TTS_SCHEDULER values, each on a fresh service (default both)
+  --no-ceiling, --ceiling-seconds S, --ceiling-repeats N   (conversation)
 
 Service (one of):
   --url URL                 drive a running service (http://127.0.0.1:8995)
@@ -78,6 +94,20 @@ export async function runBenchCommand (argv: string[], io: BenchIo): Promise<num
         checkVoiceFolder(config.voiceDir)
         const results = await runTargets(config, io)
         return results.figures.every(figure => figure.met !== null) ? 0 : 1
+      }
+      case 'conversation': {
+        const config = parseConversationConfig(rest)
+        if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
+        await runConversation(config, io)
+        return 0
+      }
+      case 'fairness': {
+        const config = parseFairnessConfig(rest)
+        if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
+        await runFairness(config, io)
+        return 0
       }
       case 'fleet': {
         const config = parseFleetConfig(rest)

@@ -38,6 +38,11 @@ export class WavMeter {
     return this.format === undefined ? 0 : Math.max(0, this.bytes - this.format.dataOffset)
   }
 
+  /** Seconds of audio so far (0 until the header is known). */
+  get audioSeconds (): number {
+    return this.format === undefined ? 0 : this.audioBytes / this.format.bytesPerSecond
+  }
+
   /** Seconds of audio in the whole body; throws if the body is not a WAV. */
   finish (): number {
     if (this.format === undefined) this.parse()

@@ -15,6 +15,9 @@ export interface ChunkingSettings {
   firstChunkFrames: number
   /** Phonemes per encoder run; a longer sentence is cut at a word boundary. */
   maxPhonemes: number
+  /** Streamed: each chunk after the first as long as the sentence's audio
+   * before it (up to chunkFrames), instead of the rest in chunkFrames. */
+  growStreamChunks: boolean
 }
 
 export const DEFAULT_CHUNKING: ChunkingSettings = {
@@ -30,7 +33,8 @@ export const DEFAULT_CHUNKING: ChunkingSettings = {
   // ~1 min of speech at Piper's usual ~14 phonemes per second: no ordinary
   // sentence is cut (Piper never cuts one), while the encoder's attention,
   // quadratic in phonemes, stays bounded.
-  maxPhonemes: 800
+  maxPhonemes: 800,
+  growStreamChunks: true
 }
 
 /** Context for HiFi-GAN alone: 32 frames reproduce its one-shot decode
@@ -59,7 +63,8 @@ export interface FrameRange {
  * none longer than chunkFrames, as many as a multiple of `parallelism`: the
  * workers then finish together (3 chunks on 2 workers would take two rounds
  * of the longest chunk, 4 take two rounds of shorter ones).
- * Streamed: a small first chunk, then chunkFrames. */
+ * Streamed: a small first chunk, then growing ones (growStreamChunks) or
+ * equal ones of at most chunkFrames. */
 export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number }): FrameRange[] {
   if (frames <= 0) return []
   const parallelism = options.stream ? 1 : Math.max(1, Math.floor(options.parallelism))
@@ -68,6 +73,7 @@ export function planChunks (frames: number, settings: ChunkingSettings, options:
   if (options.stream && frames > settings.firstChunkFrames) {
     ranges.push({ start: 0, end: settings.firstChunkFrames })
     start = settings.firstChunkFrames
+    if (settings.growStreamChunks) return growingChunks(frames, settings, ranges)
   } else if (frames <= settings.chunkFrames && (parallelism === 1 || frames <= SPREAD_FRAMES)) {
     return [{ start: 0, end: frames }]
   }
@@ -76,6 +82,29 @@ export function planChunks (frames: number, settings: ChunkingSettings, options:
   const count = Math.ceil(needed / parallelism) * parallelism
   const size = Math.ceil(rest / count)
   for (let s = start; s < frames; s += size) ranges.push({ start: s, end: Math.min(frames, s + size) })
+  return ranges
+}
+
+/**
+ * A streamed sentence's chunks after its first: each as long as the audio
+ * before it in the sentence (so 32, 32, 64, 128 … frames), up to
+ * chunkFrames. A chunk then takes less time to decode than the listener
+ * takes to play what came before it whenever decoding runs faster than real
+ * time, so it is ready before the listener reaches its start; one large rest
+ * (the whole sentence after 32 frames) made the listener wait inside the
+ * sentence. Doubling keeps the chunks few (log2 of the sentence's length),
+ * so the context decoded twice at their edges stays small. A last piece
+ * shorter than the first chunk joins the one before it when the two fit in
+ * chunkFrames (the bound on one run's activations).
+ */
+function growingChunks (frames: number, settings: ChunkingSettings, ranges: FrameRange[]): FrameRange[] {
+  let start = ranges[ranges.length - 1].end
+  while (start < frames) {
+    let end = Math.min(frames, start + Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, start)))
+    if (frames - end < settings.firstChunkFrames && frames - start <= settings.chunkFrames) end = frames
+    ranges.push({ start, end })
+    start = end
+  }
   return ranges
 }
 

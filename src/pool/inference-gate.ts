@@ -1,15 +1,15 @@
 // A process-wide limit on sentence inferences running at once, across every
 // voice. Each voice's pool has its own workers, so without it 8 busy voices
 // with 2 workers each would run 16 inferences on 2 cores: every one slower,
-// each holding its activations, none finishing sooner. Slots are granted in
-// task order (see task-order.ts), in arrival order among tasks without one;
-// a waiter whose request is aborted leaves the queue at once.
+// each holding its activations, none finishing sooner. Slots are granted by
+// the schedule (schedule.ts: by playback deadline and fair shares between
+// tenants, or first come first served), in arrival order among tasks without
+// a ticket; a waiter whose request is aborted leaves the queue at once.
 
 import { SynthesisCancelledError } from '../engine/errors.js'
-import { before, type TaskOrder } from './task-order.js'
+import { Schedule, type ScheduleCounts, type SchedulerMode, type Ticket } from './schedule.js'
 
 interface Waiter {
-  order: TaskOrder | undefined
   grant: () => void
   signal: AbortSignal | undefined
   onAbort: () => void
@@ -22,14 +22,15 @@ export class InferenceGate {
   private runningCount = 0
   private peakCount = 0
   private grantedCount = 0
-  private readonly waiters: Waiter[] = []
+  private readonly waiters: Schedule<Waiter>
   /** Set while a drain holds new grants back. */
   private drained: { done: () => void } | undefined
   private paused = false
   private grantsScheduled = false
 
-  constructor (readonly limit: number) {
+  constructor (readonly limit: number, readonly mode: SchedulerMode = 'deadline') {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`InferenceGate limit must be a positive integer, got ${limit}`)
+    this.waiters = new Schedule(mode)
   }
 
   /** Inferences holding a slot now. */
@@ -39,7 +40,12 @@ export class InferenceGate {
 
   /** Inferences waiting for a slot. */
   get waiting (): number {
-    return this.waiters.length
+    return this.waiters.size
+  }
+
+  /** Grants per tenant and per kind of answer (the schedule's counters). */
+  get counts (): ScheduleCounts {
+    return this.waiters.counts
   }
 
   /** Slots granted since the gate was made: tells an observer that inferences ran between two looks. */
@@ -53,26 +59,26 @@ export class InferenceGate {
   }
 
   /** Resolves with a slot; rejects with SynthesisCancelledError if `signal`
-   * aborts first. Waiters with an `order` go before those after it in task
-   * order, and before every waiter without one. */
-  async acquire (signal?: AbortSignal, order?: TaskOrder): Promise<GateRelease> {
+   * aborts first. Waiters are granted in the schedule's order; those without
+   * a ticket after every waiter with one. */
+  async acquire (signal?: AbortSignal, ticket?: Ticket): Promise<GateRelease> {
     if (signal?.aborted === true) throw new SynthesisCancelledError()
-    if (!this.paused && this.runningCount < this.limit && this.waiters.length === 0) return this.take()
+    if (!this.paused && this.runningCount < this.limit && this.waiters.size === 0) {
+      // A slot taken without waiting counts in the shares as one granted in turn.
+      if (ticket !== undefined) this.waiters.charge(ticket)
+      return this.take()
+    }
     return await new Promise<GateRelease>((resolve, reject) => {
       const waiter: Waiter = {
-        order,
         signal,
         grant: () => resolve(this.take()),
         onAbort: () => {
-          const index = this.waiters.indexOf(waiter)
-          if (index >= 0) this.waiters.splice(index, 1)
+          this.waiters.remove(waiter)
           reject(new SynthesisCancelledError())
         }
       }
       signal?.addEventListener('abort', waiter.onAbort, { once: true })
-      let at = order === undefined ? -1 : this.waiters.findIndex(w => w.order === undefined || before(order, w.order))
-      if (at < 0) at = this.waiters.length
-      this.waiters.splice(at, 0, waiter)
+      this.waiters.add(waiter, ticket)
     })
   }
 
@@ -105,7 +111,7 @@ export class InferenceGate {
     if (!this.paused) return
     this.paused = false
     this.drained = undefined
-    while (this.runningCount < this.limit && this.waiters.length > 0) this.next()
+    while (this.runningCount < this.limit && this.waiters.size > 0) this.next()
   }
 
   private take (): GateRelease {
@@ -132,16 +138,16 @@ export class InferenceGate {
    * voice's in three runs of bench:fleet, 1.36-1.39x in two since).
    */
   private scheduleGrants (): void {
-    if (this.grantsScheduled || this.waiters.length === 0) return
+    if (this.grantsScheduled || this.waiters.size === 0) return
     this.grantsScheduled = true
     setImmediate(() => {
       this.grantsScheduled = false
-      while (!this.paused && this.runningCount < this.limit && this.waiters.length > 0) this.next()
+      while (!this.paused && this.runningCount < this.limit && this.waiters.size > 0) this.next()
     })
   }
 
   private next (): void {
-    const waiter = this.waiters.shift()
+    const waiter = this.waiters.take()
     if (waiter === undefined) return
     waiter.signal?.removeEventListener('abort', waiter.onAbort)
     waiter.grant()

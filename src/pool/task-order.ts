@@ -1,9 +1,9 @@
-// The order in which sentence tasks run, in a voice's pool and at the
-// process-wide inference gate alike: earlier requests first, then a
-// request's sentences, then a sentence's decoder chunks. Request numbers are
-// process-wide, so across voices too the oldest request is served first and
-// finishes soonest, instead of every busy voice's requests sharing the cores
-// and all finishing late.
+// Task order: earlier requests first, then a request's sentences, then a
+// sentence's decoder chunks. Request numbers are process-wide, so across
+// voices too the oldest request is served first and finishes soonest,
+// instead of every busy voice's requests sharing the cores and all finishing
+// late. The schedule (schedule.ts) keeps it for whole answers among
+// themselves, for ties between deadlines, and as all of TTS_SCHEDULER=fifo.
 
 /** Where a task stands among all work: lower runs first. */
 export type TaskOrder = readonly [request: number, sentence: number, chunk: number]

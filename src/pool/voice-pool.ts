@@ -4,10 +4,10 @@
 // a message to the worker, so the worker and its loaded voice survive
 // (Piscina's own abort would terminate the thread).
 //
-// Tasks do not go to Piscina's FIFO queue all at once: they wait here in
-// order of (request, sentence, chunk), and only as many as there are workers
-// are handed over. So a streamed sentence's next chunk runs before later
-// sentences, and an earlier request before a later one.
+// Tasks do not go to Piscina's FIFO queue all at once: they wait here in the
+// schedule's order (schedule.ts, the same rule as the inference gate's), and
+// only as many as there are workers are handed over. So the stream whose
+// listener runs dry first, within its tenant's fair share, runs first.
 
 import { MessageChannel } from 'node:worker_threads'
 import type { Logger } from 'pino'
@@ -15,7 +15,7 @@ import { Piscina } from 'piscina'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { frameAlignedArrays, type ChunkingSettings, type SynthesisConfig, type VoiceConfig } from '../engine/index.js'
 import type { InferenceGate } from './inference-gate.js'
-import { before, type TaskOrder } from './task-order.js'
+import { Schedule, type Ticket } from './schedule.js'
 import { isFailure, restoreError } from './task-errors.js'
 import type { ChunkInput, DecodeResult, ReadyResult, SentenceResult, WorkerInit, WorkerTask } from './protocol.js'
 
@@ -43,7 +43,7 @@ const WORKER_YOUNG_GENERATION_MB = 4
 export class VoicePool {
   private readonly piscina: Piscina
   private running = 0
-  private readonly waiting: Array<{ order: TaskOrder, start: () => void }> = []
+  private readonly waiting: Schedule<{ start: () => void }>
   private idle: (() => void) | undefined
   /** Heap bytes of the voice's model, once per process (what the addon measured). */
   memoryBytes = 0
@@ -56,6 +56,7 @@ export class VoicePool {
   private readonly peaks: number[] = []
 
   constructor (readonly name: string, modelPath: string, config: VoiceConfig, readonly options: VoicePoolOptions, log: Logger) {
+    this.waiting = new Schedule(options.gate.mode)
     const init: WorkerInit = {
       modelPath,
       config,
@@ -123,38 +124,38 @@ export class VoicePool {
 
   /** Tasks waiting here plus those Piscina holds. */
   get queueSize (): number {
-    return this.waiting.length + this.piscina.queueSize
+    return this.waiting.size + this.piscina.queueSize
   }
 
   /** Tasks running or waiting: a voice with any is never evicted. */
   get activeRequests (): number {
-    return this.running + this.waiting.length
+    return this.running + this.waiting.size
   }
 
   /** One sentence: its samples when the worker could finish it, else its
    * latent and the chunks still to decode. */
-  async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, order: TaskOrder, signal: AbortSignal): Promise<SentenceResult> {
-    return await this.run<SentenceResult>(signal, order, port => ({
+  async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, ticket: Ticket, signal: AbortSignal): Promise<SentenceResult> {
+    return await this.run<SentenceResult>(signal, ticket, port => ({
       task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.options.workers, ...port },
       transfer: [phonemes.buffer as ArrayBuffer]
     }))
   }
 
   /** One chunk of a sentence's latent; its buffers move to the worker. */
-  async decode (chunk: ChunkInput, order: TaskOrder, signal: AbortSignal): Promise<DecodeResult> {
-    return await this.run<DecodeResult>(signal, order, port => ({
+  async decode (chunk: ChunkInput, ticket: Ticket, signal: AbortSignal): Promise<DecodeResult> {
+    return await this.run<DecodeResult>(signal, ticket, port => ({
       task: { kind: 'decode', chunk, ...port },
       transfer: frameAlignedArrays(chunk).map(a => a.buffer as ArrayBuffer)
     }))
   }
 
-  private async run<T> (signal: AbortSignal, order: TaskOrder,
+  private async run<T> (signal: AbortSignal, ticket: Ticket,
     make: (port: { cancelFlag: SharedArrayBuffer, cancelPort: import('node:worker_threads').MessagePort }) => { task: WorkerTask, transfer: ArrayBuffer[] }): Promise<T> {
     if (signal.aborted) throw new SynthesisCancelledError()
-    await this.turn(order, signal)
+    await this.turn(ticket, signal)
     let releaseSlot: () => void
     try {
-      releaseSlot = await this.options.gate.acquire(signal, order)
+      releaseSlot = await this.options.gate.acquire(signal, ticket)
     } catch (error) {
       this.finished()
       throw error
@@ -182,34 +183,31 @@ export class VoicePool {
     }
   }
 
-  /** Waits until this task is among the first `workers` in order. */
-  private async turn (order: TaskOrder, signal: AbortSignal): Promise<void> {
-    if (this.running < this.options.workers && this.waiting.length === 0) {
+  /** Waits until this task is among the first `workers` in the schedule's order. */
+  private async turn (ticket: Ticket, signal: AbortSignal): Promise<void> {
+    if (this.running < this.options.workers && this.waiting.size === 0) {
+      this.waiting.charge(ticket)
       this.running++
       return
     }
     await new Promise<void>((resolve, reject) => {
       const entry = {
-        order,
         start: () => {
           signal.removeEventListener('abort', onAbort)
           resolve()
         }
       }
       const onAbort = () => {
-        const index = this.waiting.indexOf(entry)
-        if (index >= 0) this.waiting.splice(index, 1)
+        this.waiting.remove(entry)
         reject(new SynthesisCancelledError())
       }
       signal.addEventListener('abort', onAbort, { once: true })
-      let at = this.waiting.findIndex(w => before(order, w.order))
-      if (at < 0) at = this.waiting.length
-      this.waiting.splice(at, 0, entry)
+      this.waiting.add(entry, ticket)
     })
   }
 
   private finished (): void {
-    const next = this.waiting.shift()
+    const next = this.waiting.take()
     if (next !== undefined) {
       next.start()
       return

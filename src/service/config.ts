@@ -12,6 +12,7 @@ import { loadKeysFile, type ApiKey } from '../access/keys-file.js'
 import {
   choiceSetting, configError, CORES, envSetting, hostSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
 } from '../shared/config-values.js'
+import { SCHEDULER_MODES, type SchedulerMode } from '../pool/schedule.js'
 import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
 
 export interface ServiceConfig {
@@ -46,6 +47,10 @@ export interface ServiceConfig {
   maxAudioSeconds: number
   /** Streamed sentences started ahead of the one being read (TTS_SENTENCE_WINDOW). */
   sentenceWindow: number
+  /** TTS_SCHEDULER: inference slots by playback deadline and fair shares, or first come first served (docs/engine.md). */
+  scheduler: SchedulerMode
+  /** TTS_STREAM_JITTER_MS: how long after its first audio a stream's listener is taken to start playing. */
+  streamJitterMs: number
   /** Audio made and not yet read, per response (TTS_RESPONSE_BUFFER_BYTES)
    * and every response together (TTS_BUFFER_BYTES): synthesis waits beyond. */
   responseBufferBytes: number
@@ -155,7 +160,13 @@ export function loadServiceConfig (env: Env): ServiceConfig {
   const maxPending = integerSetting(read('TTS_MAX_PENDING'), 1, 100_000, 64)
   const workersPerVoice = integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES)
   const responseBufferBytes = integerSetting(read('TTS_RESPONSE_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, 1024 * 1024)
+  // Scheduling (docs/engine.md#scheduling). FIFO is today's order, kept to
+  // compare with: it also keeps a streamed sentence's rest as one chunk.
+  const scheduler = choiceSetting(read('TTS_SCHEDULER'), SCHEDULER_MODES, 'deadline')
+  const streamJitterMs = integerSetting(read('TTS_STREAM_JITTER_MS'), 0, 60_000, 200)
   return {
+    scheduler,
+    streamJitterMs,
     host: hostSetting(read('TTS_HTTP_HOST'), '0.0.0.0'),
     port: integerSetting(read('TTS_HTTP_PORT'), 0, 65535, 8995),
     voiceDir: resolve(stringSetting(read('TTS_VOICE_DIR'), DEFAULT_VOICE_DIR)),
@@ -193,7 +204,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
       chunkFrames: integerSetting(read('TTS_DECODER_CHUNK_FRAMES'), 16, 4096, DEFAULT_CHUNKING.chunkFrames),
       marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),
       firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
-      maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes)
+      maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes),
+      growStreamChunks: scheduler === 'deadline'
     },
     websocket: {
       maxContexts: integerSetting(read('TTS_WS_MAX_CONTEXTS'), 1, 1000, 5),

@@ -54,7 +54,7 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
     maxLoadedVoices: 1,
     chunking: config.chunking,
     memoryBudgetBytes: config.voiceMemoryBytes,
-    gate: new InferenceGate(config.maxConcurrentInferences),
+    gate: new InferenceGate(config.maxConcurrentInferences, config.scheduler),
     workerIdleMs: 0,
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData
@@ -84,7 +84,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     maxLoadedVoices: config.maxLoadedVoices,
     chunking: config.chunking,
     memoryBudgetBytes: config.voiceMemoryBytes,
-    gate: new InferenceGate(config.maxConcurrentInferences),
+    gate: new InferenceGate(config.maxConcurrentInferences, config.scheduler),
     workerIdleMs: config.workerIdleMs,
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData

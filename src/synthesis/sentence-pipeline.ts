@@ -18,6 +18,9 @@ import {
 } from '../engine/index.js'
 import { setMaxListeners } from 'node:events'
 import type { VoicePool } from '../pool/voice-pool.js'
+import type { AnswerClock } from '../pool/schedule-clock.js'
+import type { Ticket } from '../pool/schedule.js'
+import { ANONYMOUS, type Tenant } from './tenant.js'
 
 /** Receives streamed PCM in order: chunk 0 of a sentence starts it. The
  * next chunk is not handed on before a returned promise settles (the reader
@@ -35,6 +38,10 @@ export interface PipelineOptions {
   window?: number
   /** Told each sentence's index as its work is queued. */
   onStart?: (sentence: number) => void
+  /** When the answer's next audio is due; advanced here as audio is handed on (streamed) or made. */
+  clock: AnswerClock
+  /** Whose share of the inference slots the work counts in. */
+  tenant?: Tenant
 }
 
 export interface PipelineResult {
@@ -54,12 +61,13 @@ interface PieceWork {
 }
 
 function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean,
-  order: [number, number, number], signal: AbortSignal): Promise<PieceWork> {
-  return pool.sentence(phonemes, settings, stream, order, signal).then(result => {
+  ticket: Ticket, signal: AbortSignal): Promise<PieceWork> {
+  const { order } = ticket
+  return pool.sentence(phonemes, settings, stream, ticket, signal).then(result => {
     const chunks: PieceWork['chunks'] = []
     if (result.samples !== undefined) chunks.push(Promise.resolve({ samples: result.samples, worker: result.worker }))
     result.chunks.forEach((chunk, i) => {
-      chunks.push(pool.decode(chunk, [order[0], order[1], order[2] + 1 + i], signal))
+      chunks.push(pool.decode(chunk, { ...ticket, order: [order[0], order[1], order[2] + 1 + i] }, signal))
     })
     // A later failure must not surface as unhandled while an earlier one is awaited.
     for (const chunk of chunks) chunk.catch(() => {})
@@ -77,10 +85,12 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
   // answer needs them all, so all are queued at once.
   const window = options.onChunk === undefined ? sentences.length : Math.max(1, options.window ?? sentences.length)
   const work: Array<Array<Promise<PieceWork>> | undefined> = []
+  const tenant = options.tenant ?? ANONYMOUS
   const start = (s: number): void => {
     if (s >= sentences.length || work[s] !== undefined) return
     const pieces = capPhonemes(sentences[s], options.chunking.maxPhonemes)
-      .map((piece, p) => startPiece(pool, piece.slice(), settings, stream, [options.request, s, p * CHUNKS_PER_PIECE], signal))
+      .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
+        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: options.clock }, signal))
     for (const piece of pieces) piece.catch(() => {})
     work[s] = pieces
     options.onStart?.(s)
@@ -107,6 +117,7 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
         const { samples, worker } = await chunk
         workers.add(worker)
         floats.push(samples)
+        options.clock.advance(samples.length)
         if (options.onChunk === undefined) continue
         const whole = pieces.length === 1 && chunks.length === 1
         runningPeak = Math.max(runningPeak, peakOf(samples))

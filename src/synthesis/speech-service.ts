@@ -46,7 +46,8 @@ export interface SpeechRequest {
   /** Settles when the bytes read have reached the client (an HTTP
    * response's end): the request counts as pending until then. */
   delivered?: Promise<unknown>
-  /** Who the request speaks for (its API key); unset: anonymous. */
+  /** Whose share of the inference slots its work counts in (set from the
+   * request's API key); without one, the anonymous tenant's. */
   tenant?: Tenant
 }
 
@@ -170,7 +171,7 @@ export class SpeechService {
       get chunksMade () { return queue.pushed },
       get chunksRead () { return queue.taken }
     }
-    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ } }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant }
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {

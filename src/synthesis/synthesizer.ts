@@ -18,6 +18,8 @@ import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink } from './sentence-pipeline.js'
 import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
+import { AnswerClock } from '../pool/schedule-clock.js'
+import type { Tenant } from './tenant.js'
 
 export type { DefaultVoiceStatus }
 
@@ -75,6 +77,8 @@ export interface RunOptions {
   onSentences?: (count: number) => void
   /** Told each sentence's index as its work is queued (Piper voices). */
   onStart?: (sentence: number) => void
+  /** Whose share of the inference slots the work counts in (default: anonymous). */
+  tenant?: Tenant
 }
 
 /** The settings the synthesizer reads: the default voice, admission and bounds on one run. */
@@ -86,6 +90,9 @@ export interface SynthesizerSettings extends DefaultVoiceChoice {
   chunking: ChunkingSettings
   /** Streamed: sentences started ahead of the one being read (sentence-pipeline.ts). */
   sentenceWindow: number
+  /** TTS_STREAM_JITTER_MS: a streamed answer's listener starts playing this
+   * long after its first audio (schedule-clock.ts). */
+  streamJitterMs: number
 }
 
 export class Synthesizer {
@@ -152,17 +159,19 @@ export class Synthesizer {
 
   /** Synthesises every sentence; streamed when `options.onChunk` is given. */
   async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<Int16Array[]> {
-    const { onChunk, onSentences, onStart } = options
+    const { onChunk, onSentences, onStart, tenant } = options
     if (prepared.voice.kind === 'builtin') {
       onSentences?.(splitSentences(text).length)
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
     }
+    // The clock starts at arrival, before phonemizing: that wait is the listener's too.
+    const clock = new AnswerClock(() => performance.now(), onChunk !== undefined, prepared.sampleRate, this.config.streamJitterMs)
     const phonemes = await sentencePhonemesAsync(this.runtime.binding, text, prepared.voice.voice.config)
     onSentences?.(phonemes.length)
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {
       const result = await runSentences(pool, phonemes, prepared.settings, signal, {
-        request: this.requests++, chunking: this.config.chunking, onChunk, onStart, window: this.config.sentenceWindow
+        request: this.requests++, chunking: this.config.chunking, onChunk, onStart, window: this.config.sentenceWindow, clock, tenant
       })
       this.log.debug({ voice: prepared.voice.name, spread: result.spread }, 'sentences decoded')
       if (result.missingPhonemes > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: result.missingPhonemes }, 'phonemes missing from the voice\'s map were skipped')

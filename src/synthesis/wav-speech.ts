@@ -8,6 +8,7 @@ import { encodeWavSentences, pcmBytes, UNKNOWN_LENGTH, WAV_HEADER_BYTES, wavHead
 import { silencePieces, type AudioCeiling } from './audio-ceiling.js'
 import type { CachedAudio } from './phrase-cache.js'
 import type { PreparedSynthesis, RunOptions, Synthesizer } from './synthesizer.js'
+import type { Tenant } from './tenant.js'
 
 /** Where a producer hands its bytes; awaiting it is the reader's backpressure. */
 export type ByteSink = (bytes: Uint8Array) => Promise<void>
@@ -22,11 +23,13 @@ export interface SpeechRun {
   /** Told each sentence's index as its work is queued. */
   onStart: (sentence: number) => void
   write: ByteSink
+  /** Whose share of the inference slots the run counts in. */
+  tenant?: Tenant
 }
 
 /** The run's checks and counts, for every producer. */
 export function runHooks (run: SpeechRun): RunOptions {
-  return { onSentences: count => run.ceiling.checkSentences(count), onStart: run.onStart }
+  return { onSentences: count => run.ceiling.checkSentences(count), onStart: run.onStart, tenant: run.tenant }
 }
 
 /** A cached WAV file framed as a fresh stream would be: open-ended header, then the samples. */

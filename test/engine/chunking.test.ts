@@ -39,11 +39,31 @@ t.test('a long sentence: equal chunks, a multiple of the workers, none longer th
   }
 })
 
-t.test('streamed: a small first chunk, then chunks of chunkFrames in order, whatever the workers', async t => {
-  const ranges = planChunks(1240, settings, { stream: true, parallelism: 2 })
+t.test('streamed, without growth (TTS_SCHEDULER=fifo): a small first chunk, then chunks of chunkFrames in order, whatever the workers', async t => {
+  const flat = { ...settings, growStreamChunks: false }
+  const ranges = planChunks(1240, flat, { stream: true, parallelism: 2 })
   t.same(ranges[0], { start: 0, end: 32 })
   covers(t, ranges, 1240)
   t.equal(ranges.length, 1 + Math.ceil((1240 - 32) / 512))
+  t.same(planChunks(20, flat, { stream: true, parallelism: 2 }), [{ start: 0, end: 20 }], 'shorter than the first chunk: one piece')
+})
+
+t.test('streamed: each chunk after the first as long as the audio before it, up to chunkFrames', async t => {
+  const ranges = planChunks(1240, settings, { stream: true, parallelism: 2 })
+  t.same(ranges.map(r => r.end - r.start), [32, 32, 64, 128, 256, 512, 216])
+  covers(t, ranges, 1240)
+  for (const frames of [33, 64, 65, 97, 130, 500, 777, 1040, 3000]) {
+    const plan = planChunks(frames, settings, { stream: true, parallelism: 2 })
+    covers(t, plan, frames)
+    t.equal(plan[0].end, 32, `${frames} frames: the first chunk stays small`)
+    for (const range of plan.slice(1)) {
+      // The listener has range.start frames to play while this one is made;
+      // only a tail shorter than the first chunk is added to the last.
+      t.ok(range.end - range.start <= Math.max(32, range.start) + 31, `${frames} frames: [${range.start}, ${range.end}) no longer than what precedes it`)
+      t.ok(range.end - range.start <= settings.chunkFrames, 'bounded by chunkFrames')
+    }
+  }
+  t.same(planChunks(130, settings, { stream: true, parallelism: 2 }).map(r => r.end - r.start), [32, 32, 66], 'a 2-frame tail joins the chunk before it')
   t.same(planChunks(20, settings, { stream: true, parallelism: 2 }), [{ start: 0, end: 20 }], 'shorter than the first chunk: one piece')
 })
 

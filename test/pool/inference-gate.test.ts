@@ -6,6 +6,13 @@
 import t from 'tap'
 import { InferenceGate } from '../../src/pool/inference-gate.js'
 import { SynthesisCancelledError } from '../../src/engine/errors.js'
+import type { Ticket } from '../../src/pool/schedule.js'
+import { ANONYMOUS } from '../../src/synthesis/tenant.js'
+
+/** A whole answer's task: these keep task order among themselves. */
+function whole (order: readonly [number, number, number]): Ticket {
+  return { order, tenant: ANONYMOUS, due: { streamed: false, deadline: () => 0 } }
+}
 
 t.test('never more slots than the limit; waiters get them in arrival order', async t => {
   const gate = new InferenceGate(2)
@@ -67,10 +74,10 @@ t.test('the limit must be a positive integer', async t => {
 
 t.test('waiters get slots in task order, earlier requests first, then arrivals without an order', async t => {
   const gate = new InferenceGate(1)
-  const holder = await gate.acquire(undefined, [0, 0, 0])
+  const holder = await gate.acquire(undefined, whole([0, 0, 0]))
   const granted: string[] = []
   const wait = (label: string, order?: readonly [number, number, number]) =>
-    gate.acquire(undefined, order).then(release => { granted.push(label); release() })
+    gate.acquire(undefined, order === undefined ? undefined : whole(order)).then(release => { granted.push(label); release() })
   // Arrivals: a later request's sentence, an unordered task, then an earlier
   // request's second and first sentences, then a chunk of the first.
   const all = [wait('r3s0', [3, 0, 0]), wait('none'), wait('r1s1', [1, 1, 0]), wait('r1s0', [1, 0, 0]), wait('r1s0c1', [1, 0, 1])]
@@ -82,10 +89,10 @@ t.test('waiters get slots in task order, earlier requests first, then arrivals w
 
 t.test('a slot freed goes to the work its request queues in the same turn, before younger waiters', async t => {
   const gate = new InferenceGate(1)
-  const sentence = await gate.acquire(undefined, [1, 0, 0])
+  const sentence = await gate.acquire(undefined, whole([1, 0, 0]))
   const granted: string[] = []
   const wait = (label: string, order: readonly [number, number, number]) =>
-    gate.acquire(undefined, order).then(release => { granted.push(label); release() })
+    gate.acquire(undefined, whole(order)).then(release => { granted.push(label); release() })
   const younger = wait('r2s0', [2, 0, 0])
   // The sentence ends and its decoder chunk is queued at once, as the
   // pipeline does on the sentence's result.
@@ -94,6 +101,35 @@ t.test('a slot freed goes to the work its request queues in the same turn, befor
   await Promise.all([younger, chunk])
   t.same(granted, ['r1s0c1', 'r2s0'])
   t.equal(gate.peak, 1)
+})
+
+t.test('streams by deadline, and a tenant\'s shares count the slots it took without waiting', async t => {
+  const gate = new InferenceGate(1)
+  const stream = (name: string, order: readonly [number, number, number], deadline: number): Ticket =>
+    ({ order, tenant: { name, weight: 1 }, due: { streamed: true, deadline: () => deadline } })
+  const holder = await gate.acquire(undefined, stream('a', [0, 0, 0], 0))
+  const granted: string[] = []
+  const wait = (label: string, ticket: Ticket) => gate.acquire(undefined, ticket).then(release => { granted.push(label); release() })
+  const all = [wait('a-late', stream('a', [1, 0, 0], 900)), wait('a-soon', stream('a', [2, 0, 0], 100)), wait('b', stream('b', [3, 0, 0], 5000))]
+  holder()
+  await Promise.all(all)
+  // a took a slot at once, so b (no slot yet) is next; then a's by deadline.
+  t.same(granted, ['b', 'a-soon', 'a-late'])
+  t.same([...gate.counts.granted], [['a', 3], ['b', 1]])
+  t.equal(gate.counts.streamGrants, 4)
+})
+
+t.test('fifo mode: task order, deadlines and tenants ignored', async t => {
+  const gate = new InferenceGate(1, 'fifo')
+  const stream = (name: string, order: readonly [number, number, number], deadline: number): Ticket =>
+    ({ order, tenant: { name, weight: 1 }, due: { streamed: true, deadline: () => deadline } })
+  const holder = await gate.acquire(undefined, stream('a', [0, 0, 0], 0))
+  const granted: string[] = []
+  const wait = (label: string, ticket: Ticket) => gate.acquire(undefined, ticket).then(release => { granted.push(label); release() })
+  const all = [wait('a2', stream('a', [2, 0, 0], 100)), wait('b3', stream('b', [3, 0, 0], 0)), wait('a1', stream('a', [1, 0, 0], 900))]
+  holder()
+  await Promise.all(all)
+  t.same(granted, ['a1', 'a2', 'b3'])
 })
 
 t.test('a slot freed with nobody waiting is taken at once', async t => {

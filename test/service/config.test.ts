@@ -37,3 +37,18 @@ t.test('TTS_ONNX_ENCODER_THREADS: two by default on two cores or more, never few
   t.throws(() => load({ TTS_ONNX_ENCODER_THREADS: '0' }),
     { code: 'ERR_CONFIG', message: 'Expected an integer from 1 to 256 for TTS_ONNX_ENCODER_THREADS but received "0" (string)' })
 })
+
+t.test('TTS_SCHEDULER: deadline by default with growing stream chunks; fifo keeps the old order and chunks', async t => {
+  const config = load({})
+  t.equal(config.scheduler, 'deadline')
+  t.equal(config.chunking.growStreamChunks, true)
+  t.equal(config.streamJitterMs, 200)
+  const fifo = load({ TTS_SCHEDULER: ' fifo ', TTS_STREAM_JITTER_MS: '0' })
+  t.equal(fifo.scheduler, 'fifo')
+  t.equal(fifo.chunking.growStreamChunks, false)
+  t.equal(fifo.streamJitterMs, 0)
+  t.throws(() => load({ TTS_SCHEDULER: 'edf' }),
+    { code: 'ERR_CONFIG', message: 'Expected one of deadline, fifo for TTS_SCHEDULER but received "edf" (string)' })
+  t.throws(() => load({ TTS_STREAM_JITTER_MS: '-1' }),
+    { code: 'ERR_CONFIG', message: 'Expected an integer from 0 to 60000 for TTS_STREAM_JITTER_MS but received "-1" (string)' })
+})

@@ -1,0 +1,155 @@
+// Flags of `chorus bench conversation` and `chorus bench fairness`, checked
+// once with the shared predicates and message format.
+
+import { resolve } from 'node:path'
+import { ConfigError } from '../../src/errors.js'
+import { SCHEDULER_MODES, type SchedulerMode } from '../../src/pool/schedule.js'
+import { CORES, integerSetting, numberSetting, parseFlags, pickSetting, type FlagSpecs, type FlagValues } from '../../src/shared/config-values.js'
+import { expectedMessage } from '../../src/validate.js'
+import { isValidVoiceName } from '../../src/voices/voice-name.js'
+
+export interface TalkConfig {
+  voiceDir: string
+  voice: string
+  durationMs: number
+  jitterMs: number
+  maxPauseMs: number
+  tokensPerSecond: { min: number, max: number }
+  sentences: { min: number, max: number }
+  schedulers: SchedulerMode[]
+  seed: number
+  quick: boolean
+  outDir: string
+  progress: boolean
+}
+
+export interface ConversationConfig extends TalkConfig {
+  /** Bots per level. */
+  levels: number[]
+  /** null: --no-ceiling. */
+  ceiling: { seconds: number, repeats: number, workers: number } | null
+}
+
+export interface FairnessConfig extends TalkConfig {
+  /** The busy tenant's bots, and the tenants with one bot each. */
+  busyBots: number
+  quietTenants: number
+  /** Rounds of (alone, shared), alternating. */
+  rounds: number
+}
+
+const COMMON: FlagSpecs = {
+  voices: { type: 'string' },
+  voice: { type: 'string' },
+  duration: { type: 'string' },
+  jitter: { type: 'string' },
+  pause: { type: 'string' },
+  'tokens-per-second': { type: 'string' },
+  sentences: { type: 'string' },
+  schedulers: { type: 'string' },
+  seed: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  progress: { type: 'boolean' },
+  help: { type: 'boolean' }
+}
+
+function fail (what: string, flag: string, value: unknown): never {
+  throw new ConfigError(expectedMessage(what, flag, value))
+}
+
+function raw (values: FlagValues, name: string): string | undefined {
+  return pickSetting(values, name, {}, [])?.value
+}
+
+function integer (values: FlagValues, name: string, min: number, max: number, fallback: number): number {
+  return integerSetting(pickSetting(values, name, {}, []), min, max, fallback)
+}
+
+/** "20-50" or "30": a range of positive numbers. */
+function range (values: FlagValues, name: string, min: number, max: number, fallback: { min: number, max: number }): { min: number, max: number } {
+  const value = raw(values, name)
+  if (value === undefined) return fallback
+  const match = /^(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/.exec(value)
+  const low = Number(match?.[1])
+  const high = match?.[2] === undefined ? low : Number(match[2])
+  if (match === null || !(low >= min && high <= max && low <= high)) fail(`a number or a range like 20-50 within ${min}-${max}`, `--${name}`, value)
+  return { min: low, max: high }
+}
+
+function positiveIntegers (values: FlagValues, name: string, fallback: number[]): number[] {
+  const value = raw(values, name)
+  if (value === undefined) return fallback
+  const parts = value.split(',').map(part => part.trim())
+  if (!parts.every(part => /^\d+$/.test(part) && Number(part) >= 1 && Number(part) <= 1024)) fail('bot counts like 1,2,4,8 (1-1024)', `--${name}`, value)
+  return [...new Set(parts.map(Number))].sort((a, b) => a - b)
+}
+
+function schedulers (values: FlagValues): SchedulerMode[] {
+  const value = raw(values, 'schedulers')
+  if (value === undefined) return [...SCHEDULER_MODES]
+  const parts = value.split(',').map(part => part.trim())
+  if (!parts.every(part => (SCHEDULER_MODES as readonly string[]).includes(part))) fail(`schedulers among ${SCHEDULER_MODES.join(', ')}`, '--schedulers', value)
+  return [...new Set(parts)] as SchedulerMode[]
+}
+
+function talkConfig (values: FlagValues, command: string, quick: boolean): TalkConfig {
+  const voiceDir = raw(values, 'voices')
+  if (voiceDir === undefined || voiceDir === '') fail('a folder of Piper voices', '--voices', voiceDir)
+  const voice = raw(values, 'voice')
+  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice)
+  return {
+    voiceDir: resolve(voiceDir),
+    voice,
+    durationMs: numberSetting(pickSetting(values, 'duration', {}, []), 1, 3600, quick ? 5 : 60) * 1000,
+    jitterMs: integer(values, 'jitter', 0, 10_000, 200),
+    maxPauseMs: numberSetting(pickSetting(values, 'pause', {}, []), 0, 60, 2) * 1000,
+    tokensPerSecond: range(values, 'tokens-per-second', 1, 1000, { min: 20, max: 50 }),
+    sentences: range(values, 'sentences', 1, 20, { min: 2, max: 4 }),
+    schedulers: schedulers(values),
+    seed: integer(values, 'seed', 0, 2 ** 31 - 1, 1),
+    quick,
+    outDir: resolve(raw(values, 'out') ?? `bench-results/${command}-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+    progress: values.progress === true
+  }
+}
+
+export function parseConversationConfig (argv: readonly string[]): ConversationConfig | 'help' {
+  const values = parseFlags(argv, {
+    ...COMMON,
+    bots: { type: 'string' },
+    'ceiling-seconds': { type: 'string' },
+    'ceiling-repeats': { type: 'string' },
+    'no-ceiling': { type: 'boolean' }
+  }, 'bench conversation')
+  if (values.help === true) return 'help'
+  const quick = values.quick === true
+  return {
+    ...talkConfig(values, 'conversation', quick),
+    levels: positiveIntegers(values, 'bots', quick ? [1, 2] : [1, 2, 4, 6, 8, 12, 16]),
+    ceiling: values['no-ceiling'] === true
+      ? null
+      : {
+          seconds: numberSetting(pickSetting(values, 'ceiling-seconds', {}, []), 0.5, 600, quick ? 1 : 8),
+          repeats: integer(values, 'ceiling-repeats', 1, 20, quick ? 1 : 3),
+          workers: CORES
+        }
+  }
+}
+
+export function parseFairnessConfig (argv: readonly string[]): FairnessConfig | 'help' {
+  const values = parseFlags(argv, {
+    ...COMMON,
+    'busy-bots': { type: 'string' },
+    'quiet-tenants': { type: 'string' },
+    rounds: { type: 'string' }
+  }, 'bench fairness')
+  if (values.help === true) return 'help'
+  const quick = values.quick === true
+  return {
+    ...talkConfig(values, 'fairness', quick),
+    busyBots: integer(values, 'busy-bots', 1, 1024, 32),
+    quietTenants: integer(values, 'quiet-tenants', 1, 64, 4),
+    rounds: integer(values, 'rounds', 1, 20, quick ? 1 : 3)
+  }
+}

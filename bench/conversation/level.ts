@@ -1,0 +1,87 @@
+// One load level of a conversation benchmark: bots in groups (a tenant each,
+// or all anonymous) talk for a set time on one transport; the figures of
+// each group's replies as their listeners heard them.
+
+import { quantile } from '../stats.js'
+import type { Tenant } from '../../src/synthesis/tenant.js'
+import { runBot, type ReplyResult } from './bot.js'
+import { ReplySource } from './replies.js'
+import type { SpeechTransport } from './transport.js'
+
+export interface BotGroup {
+  /** The group's name in the report (its tenant's, in the fairness benchmark). */
+  name: string
+  bots: number
+  /** Each bot's tenant (several tenants may report as one group); none: anonymous. */
+  tenant?: (bot: number) => Tenant
+}
+
+export interface TalkSettings {
+  voice: string
+  durationMs: number
+  jitterMs: number
+  maxPauseMs: number
+  seed: number
+  sentences: { min: number, max: number }
+  tokensPerSecond: { min: number, max: number }
+}
+
+export interface GroupFigures {
+  bots: number
+  replies: number
+  errors: number
+  /** The first error's message, to tell what failed. */
+  firstError: string | null
+  /** From the first sentence's end in the tokens to its first audio (ms); null without replies. */
+  firstAudioP50Ms: number | null
+  firstAudioP95Ms: number | null
+  /** Replies whose listener ran dry at least once, the gaps in all, their length. */
+  underrunReplies: number
+  underruns: number
+  underrunMs: number
+  maxUnderrunMs: number
+  /** Audio heard per wall second, every bot of the group together. */
+  audioSecondsPerSecond: number
+}
+
+export function summariseReplies (results: readonly ReplyResult[], bots: number, wallMs: number): GroupFigures {
+  const ok = results.filter(r => r.error === undefined)
+  const first = ok.map(r => r.firstAudioMs)
+  const failed = results.find(r => r.error !== undefined)
+  return {
+    bots,
+    replies: ok.length,
+    errors: results.length - ok.length,
+    firstError: failed?.error ?? null,
+    firstAudioP50Ms: first.length === 0 ? null : quantile(first, 0.5),
+    firstAudioP95Ms: first.length === 0 ? null : quantile(first, 0.95),
+    underrunReplies: ok.filter(r => r.underruns > 0).length,
+    underruns: ok.reduce((sum, r) => sum + r.underruns, 0),
+    underrunMs: ok.reduce((sum, r) => sum + r.underrunMs, 0),
+    maxUnderrunMs: ok.reduce((most, r) => Math.max(most, r.underrunMs), 0),
+    audioSecondsPerSecond: ok.reduce((sum, r) => sum + r.audioMs, 0) / wallMs
+  }
+}
+
+/** Runs every group's bots at once for `durationMs`; replies under way at the end finish and count. */
+export async function talk (transport: SpeechTransport, groups: readonly BotGroup[], settings: TalkSettings): Promise<Map<string, GroupFigures>> {
+  const stop = new AbortController()
+  const results = new Map(groups.map(group => [group.name, [] as ReplyResult[]]))
+  const started = performance.now()
+  let botIndex = 0
+  const bots = groups.flatMap(group => Array.from({ length: group.bots }, (_, i) => runBot({
+    transport,
+    voice: settings.voice,
+    tenant: group.tenant?.(i),
+    replies: new ReplySource(settings.seed * 1000 + botIndex++, settings.sentences, settings.tokensPerSecond),
+    jitterMs: settings.jitterMs,
+    maxPauseMs: settings.maxPauseMs,
+    stop: stop.signal,
+    onReply: result => results.get(group.name)?.push(result)
+  })))
+  const timer = setTimeout(() => stop.abort(), settings.durationMs)
+  await Promise.all(bots)
+  clearTimeout(timer)
+  const wallMs = performance.now() - started
+  return new Map(groups.map(group => [group.name, summariseReplies(results.get(group.name) ?? [], group.bots, wallMs)]))
+}

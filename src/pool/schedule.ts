@@ -1,0 +1,207 @@
+// Which waiting inference runs next: the one rule shared by the process-wide
+// inference gate and every voice pool's own queue. Pure: time comes from the
+// answers' clocks (schedule-clock.ts), which take an injected `now`.
+//
+// 'deadline' (the default):
+// - Between tenants, weighted fair queuing by start time: each tenant has a
+//   virtual time that grows by 1 / weight with every slot it is granted, and
+//   the waiting tenant with the least goes next. A tenant that had nothing
+//   waiting starts at the virtual time of the last grant, so being idle banks
+//   no credit. So one bot with 32 streams gets one share, not 32, while four
+//   bots with one stream each wait; when only it waits, it gets every slot.
+// - Within a tenant, earliest deadline first: a stream's next audio is due
+//   when its listener runs out of what was sent; a new answer's first audio
+//   is due at its arrival, which puts it ahead of every stream with audio
+//   still buffered (it is not starved) but behind one already running dry.
+// - Whole answers keep today's order among themselves (request, sentence,
+//   chunk: the oldest first). Against streams, the oldest whole answer
+//   competes by a deadline too: its arrival plus the audio made for it so
+//   far, as if a listener had started hearing it when it arrived. So a whole
+//   answer advances at least at real time and a stream with seconds buffered
+//   waits for it, while a stream about to run dry goes first.
+// - Ties go to task order.
+//
+// 'fifo': today's first come first served by task order, tenants ignored,
+// for comparison (TTS_SCHEDULER=fifo).
+
+import type { Tenant } from '../synthesis/tenant.js'
+import { ANONYMOUS } from '../synthesis/tenant.js'
+import { before, type TaskOrder } from './task-order.js'
+
+export type SchedulerMode = 'deadline' | 'fifo'
+export const SCHEDULER_MODES: readonly SchedulerMode[] = ['deadline', 'fifo']
+
+/** When an answer's next audio is due, in its clock's milliseconds. */
+export interface Due {
+  readonly streamed: boolean
+  deadline: () => number
+}
+
+/** What the scheduler knows of one task. */
+export interface Ticket {
+  order: TaskOrder
+  tenant: Tenant
+  due: Due
+}
+
+/** The counters tests and metrics read. */
+export interface ScheduleCounts {
+  /** Grants per tenant name since the schedule was made. */
+  readonly granted: ReadonlyMap<string, number>
+  /** Grants that went to a stream's task, and to a whole answer's. */
+  readonly streamGrants: number
+  readonly wholeGrants: number
+}
+
+interface TenantQueue {
+  name: string
+  weight: number
+  /** Start-time fair queuing's tag: slots granted, each 1 / weight. */
+  virtual: number
+  streams: Array<Entry<unknown>>
+  wholes: Array<Entry<unknown>>
+}
+
+interface Entry<T> {
+  ticket: Ticket
+  value: T
+  /** Arrival among entries without a ticket. */
+  seq: number
+}
+
+/** Tasks without a ticket (warm-up, probes) go after every ticketed task, in arrival order. */
+export class Schedule<T> {
+  private readonly tenants = new Map<string, TenantQueue>()
+  private readonly untracked: Array<Entry<T>> = []
+  /** Entries by value, so remove() finds them. */
+  private readonly entries = new Map<T, { entry: Entry<T>, queue: Array<Entry<unknown>> | Array<Entry<T>> }>()
+  private virtual = 0
+  private seq = 0
+  private readonly grantedBy = new Map<string, number>()
+  private streamCount = 0
+  private wholeCount = 0
+
+  constructor (readonly mode: SchedulerMode) {}
+
+  get size (): number {
+    return this.entries.size
+  }
+
+  get counts (): ScheduleCounts {
+    return { granted: this.grantedBy, streamGrants: this.streamCount, wholeGrants: this.wholeCount }
+  }
+
+  add (value: T, ticket: Ticket | undefined): void {
+    const entry: Entry<T> = { ticket: ticket ?? UNTRACKED, value, seq: this.seq++ }
+    if (ticket === undefined) {
+      this.untracked.push(entry)
+      this.entries.set(value, { entry, queue: this.untracked })
+      return
+    }
+    const tenant = this.tenantOf(ticket)
+    const queue = this.mode === 'deadline' && ticket.due.streamed ? tenant.streams : tenant.wholes
+    // Kept in task order: the whole answers' order, and the tie-break for streams.
+    let at = queue.findIndex(other => before(ticket.order, other.ticket.order))
+    if (at < 0) at = queue.length
+    queue.splice(at, 0, entry)
+    this.entries.set(value, { entry, queue })
+  }
+
+  /** Counts a slot granted without waiting (nothing was queued), so a
+   * tenant's share covers every slot it held. */
+  charge (ticket: Ticket): void {
+    this.granted(this.tenantOf(ticket), ticket)
+    this.forgetIdle()
+  }
+
+  /** Takes a waiting value out (its request was aborted); false if it was not here. */
+  remove (value: T): boolean {
+    const found = this.entries.get(value)
+    if (found === undefined) return false
+    this.entries.delete(value)
+    const queue = found.queue as Array<Entry<T>>
+    queue.splice(queue.indexOf(found.entry), 1)
+    this.forgetIdle()
+    return true
+  }
+
+  /** The value to run next, taken out of the schedule; undefined when empty. */
+  take (): T | undefined {
+    const picked = this.pick()
+    if (picked === undefined) return undefined
+    const { entry, queue, tenant } = picked
+    queue.splice(queue.indexOf(entry), 1)
+    this.entries.delete(entry.value)
+    if (tenant !== undefined) this.granted(tenant, entry.ticket)
+    this.forgetIdle()
+    return entry.value
+  }
+
+  private tenantOf (ticket: Ticket): TenantQueue {
+    const name = this.mode === 'fifo' ? ANONYMOUS.name : ticket.tenant.name
+    let tenant = this.tenants.get(name)
+    if (tenant === undefined) {
+      tenant = { name, weight: 1, virtual: this.virtual, streams: [], wholes: [] }
+      this.tenants.set(name, tenant)
+    } else if (tenant.streams.length + tenant.wholes.length === 0) {
+      // Back after a pause: what it used still counts, what it did not use is gone.
+      tenant.virtual = Math.max(tenant.virtual, this.virtual)
+    }
+    tenant.weight = this.mode === 'fifo' ? 1 : validWeight(ticket.tenant.weight)
+    return tenant
+  }
+
+  private granted (tenant: TenantQueue, ticket: Ticket): void {
+    this.virtual = tenant.virtual
+    tenant.virtual += 1 / tenant.weight
+    this.grantedBy.set(tenant.name, (this.grantedBy.get(tenant.name) ?? 0) + 1)
+    if (ticket.due.streamed) this.streamCount++
+    else this.wholeCount++
+  }
+
+  private pick (): { entry: Entry<T>, queue: Array<Entry<T>>, tenant?: TenantQueue } | undefined {
+    let best: TenantQueue | undefined
+    for (const tenant of this.tenants.values()) {
+      if (tenant.streams.length + tenant.wholes.length === 0) continue
+      // Equal virtual times: the name decides, so the order does not depend on the map's.
+      if (best === undefined || tenant.virtual < best.virtual || (tenant.virtual === best.virtual && tenant.name < best.name)) best = tenant
+    }
+    if (best === undefined) {
+      const entry = this.untracked[0]
+      return entry === undefined ? undefined : { entry, queue: this.untracked }
+    }
+    const entry = this.first(best) as Entry<T>
+    const queue = (best.streams.includes(entry) ? best.streams : best.wholes) as Array<Entry<T>>
+    return { entry, queue, tenant: best }
+  }
+
+  /** A tenant's next task: earliest deadline among its streams and its oldest whole answer's task. */
+  private first (tenant: TenantQueue): Entry<unknown> {
+    let best: Entry<unknown> | undefined = tenant.wholes[0]
+    let bestDue = best === undefined || this.mode === 'fifo' ? 0 : best.ticket.due.deadline()
+    for (const entry of tenant.streams) {
+      const due = entry.ticket.due.deadline()
+      if (best === undefined || due < bestDue || (due === bestDue && before(entry.ticket.order, best.ticket.order))) {
+        best = entry
+        bestDue = due
+      }
+    }
+    return best as Entry<unknown>
+  }
+
+  /** A tenant with nothing waiting and no use beyond the others' is dropped
+   * (it would start at the current virtual time anyway): the map holds only
+   * tenants that wait or are ahead of their share. */
+  private forgetIdle (): void {
+    for (const [name, tenant] of this.tenants) {
+      if (tenant.streams.length + tenant.wholes.length === 0 && tenant.virtual <= this.virtual) this.tenants.delete(name)
+    }
+  }
+}
+
+const UNTRACKED: Ticket = Object.freeze({ order: [Number.MAX_SAFE_INTEGER, 0, 0] as const, tenant: ANONYMOUS, due: { streamed: false, deadline: () => Number.POSITIVE_INFINITY } })
+
+/** Weights come checked from the keys file; this keeps a bad one from breaking the order. */
+function validWeight (weight: number): number {
+  return Number.isFinite(weight) && weight > 0 ? weight : 1
+}

@@ -1,0 +1,108 @@
+// The conversation and fairness benchmarks' arithmetic, apart from any
+// timing: the player model's underruns, the token timeline of a reply, the
+// capacity, the fairness ratio, and the flags' checks.
+
+import t from 'tap'
+import { parseConversationConfig, parseFairnessConfig } from '../../bench/conversation/config.js'
+import { capacityOf } from '../../bench/conversation/conversation.js'
+import { fairnessRatio, type FairnessRound } from '../../bench/conversation/fairness.js'
+import { summariseReplies, type GroupFigures } from '../../bench/conversation/level.js'
+import { play } from '../../bench/conversation/player.js'
+import { replyTimeline, ReplySource } from '../../bench/conversation/replies.js'
+
+t.test('the player: plays from the first arrival plus the jitter buffer; a piece not there yet is an underrun', async t => {
+  const smooth = play([
+    { arrivedMs: 100, durationMs: 300, askedMs: 0 },
+    { arrivedMs: 350, durationMs: 1000, askedMs: 0 },
+    { arrivedMs: 900, durationMs: 500, askedMs: 0 }
+  ], 200)
+  t.same(smooth, { startMs: 300, endMs: 2100, underruns: [] }, 'each piece arrived before the player reached it')
+
+  const dry = play([
+    { arrivedMs: 100, durationMs: 300, askedMs: 0 },
+    { arrivedMs: 1000, durationMs: 1000, askedMs: 0 }
+  ], 200)
+  t.same(dry?.underruns, [{ atAudioMs: 300, durationMs: 400 }], 'ran dry at 600 ms, the audio came at 1,000')
+  t.equal(dry?.endMs, 2000)
+})
+
+t.test('the player: a gap while the model had not written the sentence yet is not the service\'s', async t => {
+  const playback = play([
+    { arrivedMs: 100, durationMs: 300, askedMs: 0 },
+    // Asked at 900 (its text arrived then), answered at 1,000: 100 ms are the service's.
+    { arrivedMs: 1000, durationMs: 500, askedMs: 900 },
+    // Asked late and answered before the player needed it: nothing.
+    { arrivedMs: 1400, durationMs: 100, askedMs: 1450 }
+  ], 200)
+  t.same(playback?.underruns, [{ atAudioMs: 300, durationMs: 100 }])
+  t.equal(play([], 200), null)
+})
+
+t.test('a reply\'s sentences are due when their last token arrives', async t => {
+  const timeline = replyTimeline('Hello there. How are you today? Fine!', 10)
+  t.same(timeline, [
+    { text: 'Hello there.', endMs: 200 },
+    { text: 'How are you today?', endMs: 600 },
+    { text: 'Fine!', endMs: 700 }
+  ])
+  const source = new ReplySource(7, { min: 2, max: 3 }, { min: 20, max: 50 })
+  const again = new ReplySource(7, { min: 2, max: 3 }, { min: 20, max: 50 })
+  const reply = source.next()
+  t.same(again.next(), reply, 'seeded: the same replies every run')
+  t.ok(reply.length >= 2 && reply.length <= 3, `${reply.length} sentences`)
+  t.ok(reply.every((s, i) => i === 0 || s.endMs > reply[i - 1].endMs), 'in order')
+})
+
+function figures (bots: number, underruns: number, errors = 0): GroupFigures {
+  return { ...summariseReplies([], bots, 1000), replies: 5, underruns, errors }
+}
+
+t.test('capacity: the largest level below the first with an underrun or an error', async t => {
+  t.equal(capacityOf([figures(1, 0), figures(2, 0), figures(4, 1), figures(8, 0)]), 2)
+  t.equal(capacityOf([figures(4, 0), figures(1, 0), figures(2, 0)]), 4, 'levels in any order')
+  t.equal(capacityOf([figures(1, 2)]), 0)
+  t.equal(capacityOf([figures(1, 0), figures(2, 0, 1)]), 1, 'a failed reply ends it too')
+})
+
+t.test('replies summed up: p95 of first audio, underrun replies, audio per second', async t => {
+  const summary = summariseReplies([
+    { firstAudioMs: 100, underruns: 0, underrunMs: 0, audioMs: 2000 },
+    { firstAudioMs: 300, underruns: 2, underrunMs: 150, audioMs: 3000 },
+    { firstAudioMs: Number.NaN, underruns: 0, underrunMs: 0, audioMs: 0, error: 'POST /tts?stream=1 answered 503' }
+  ], 2, 10_000)
+  t.equal(summary.replies, 2)
+  t.equal(summary.errors, 1)
+  t.equal(summary.firstError, 'POST /tts?stream=1 answered 503')
+  t.equal(summary.firstAudioP50Ms, 200)
+  t.equal(summary.firstAudioP95Ms, 290)
+  t.equal(summary.underrunReplies, 1)
+  t.equal(summary.underrunMs, 150)
+  t.equal(summary.audioSecondsPerSecond, 0.5)
+})
+
+t.test('fairness: shared over alone, round by round, the median', async t => {
+  const round = (phase: 'alone' | 'shared', p95: number | null): FairnessRound =>
+    ({ scheduler: 'deadline', phase, quiet: { ...figures(4, 0), firstAudioP95Ms: p95 }, busy: null })
+  t.equal(fairnessRatio([round('alone', 100), round('shared', 150), round('shared', 300), round('alone', 200), round('alone', 100), round('shared', 110)]), 1.5)
+  t.equal(fairnessRatio([round('alone', null), round('shared', 100)]), null)
+  const failed = { ...round('shared', 100), quiet: { ...figures(4, 0, 1), firstAudioP95Ms: 100 } }
+  t.equal(fairnessRatio([round('alone', 100), failed]), null, 'a quiet reply failed: no figure')
+})
+
+t.test('flags: checked at the edge with the one message format', async t => {
+  t.throws(() => parseConversationConfig(['--voice', 'en_US-bench-medium']), { message: /^Expected a folder of Piper voices for --voices but received/ })
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'x/../y']), { message: /^Expected a voice name like en_US-lessac-medium for --voice but received/ })
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--bots', '1,0']), { message: /^Expected bot counts like 1,2,4,8 \(1-1024\) for --bots but received "1,0"/ })
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--schedulers', 'lifo']), { message: /^Expected schedulers among deadline, fifo for --schedulers/ })
+  t.throws(() => parseFairnessConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--tokens-per-second', '50-20']), { message: /^Expected a number or a range like 20-50 within 1-1000 for --tokens-per-second but received "50-20"/ })
+  const config = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--bots', '4,1,2', '--pause', '0', '--quick'])
+  t.not(config, 'help')
+  if (config === 'help') return
+  t.same(config.levels, [1, 2, 4])
+  t.equal(config.maxPauseMs, 0)
+  t.equal(config.durationMs, 5000, '--quick: short levels')
+  t.same(config.schedulers, ['deadline', 'fifo'], 'both schedulers by default, to compare')
+  const fairness = parseFairnessConfig(['--voices', 'v', '--voice', 'en_US-a-medium'])
+  t.not(fairness, 'help')
+  if (fairness !== 'help') t.same([fairness.busyBots, fairness.quietTenants, fairness.rounds], [32, 4, 3])
+})
