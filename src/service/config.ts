@@ -9,7 +9,7 @@ import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import {
-  choiceSetting, configError, CORES, envSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
+  choiceSetting, configError, CORES, envSetting, hostSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
 } from '../shared/config-values.js'
 import { defaultVoiceMemoryBudget, processMemoryLimit } from './memory-limit.js'
 
@@ -122,7 +122,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
   const workersPerVoice = integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES)
   const responseBufferBytes = integerSetting(read('TTS_RESPONSE_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, 1024 * 1024)
   return {
-    host: stringSetting(read('TTS_HTTP_HOST'), '0.0.0.0'),
+    host: hostSetting(read('TTS_HTTP_HOST'), '0.0.0.0'),
     port: integerSetting(read('TTS_HTTP_PORT'), 0, 65535, 8995),
     voiceDir: resolve(stringSetting(read('TTS_VOICE_DIR'), DEFAULT_VOICE_DIR)),
     defaultVoice: voiceName(defaultVoice, DEFAULT_VOICE),
