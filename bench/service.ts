@@ -41,6 +41,8 @@ export async function startInProcess (options: InProcessOptions): Promise<InProc
   })
   const log = createWriteStream(options.logFile, { flags: 'a' })
   const service = await startService(config, createLogger('chorus-tts', config.logLevel, log))
+  // Measured from a loaded default voice, as before the port was bound first.
+  await service.defaultVoiceLoaded
   let closing: Promise<void> | undefined
   return {
     url: service.url,

@@ -1,5 +1,5 @@
 // Starts the TTS service: engine runtime, voice directory, worker pools,
-// HTTP server (the shared listen). close() stops accepting, lets requests in
+// HTTP server (the shared listen), then the default voice's load. close() stops accepting, lets requests in
 // flight finish (bounded by the request timeout), then stops the pools.
 
 import type { Server } from 'node:http'
@@ -24,6 +24,8 @@ export interface RunningService {
   server: Server
   url: string
   deps: ServiceDeps
+  /** Settles once the default voice has loaded (or failed to): the port is bound before. */
+  defaultVoiceLoaded: Promise<void>
   close: () => Promise<void>
 }
 
@@ -124,17 +126,6 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
         ? 'the default voice is not installed: requests without "voice" fail until it is'
         : 'the default voice is not installed: speaking with the built-in voice')
   }
-  // The default voice loads before the service listens; TTS_PRELOAD_VOICES
-  // after, in the background (GET /ready waits for both).
-  const defaultVoice = registry.get(fallback.effective)
-  if (defaultVoice !== undefined) {
-    try {
-      (await pools.acquire(defaultVoice)).release()
-    } catch (error) {
-      log.error({ err: error, voice: fallback.effective }, 'the default voice failed to load')
-    }
-  }
-
   let listening: RunningServer
   try {
     // Requests in flight may finish within their own timeout when the service closes.
@@ -149,8 +140,18 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
   log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion }, 'listening')
-  // In the background, once listening: the service answers (and /health reports progress) meanwhile.
-  preload.start(config.preloadVoices)
+  // The port is bound first, so /health answers at once and an orchestrator
+  // sees a live process; /ready answers 503 until the default voice (then
+  // TTS_PRELOAD_VOICES, in the background) is loaded. A request for the
+  // default voice meanwhile waits for its load, as for any cold voice,
+  // within its own timeout (docs/deployment.md, "Start-up").
+  const defaultVoice = registry.get(fallback.effective)
+  const defaultVoiceLoaded = defaultVoice === undefined
+    ? Promise.resolve()
+    : pools.acquire(defaultVoice).then(lease => lease.release(), (error: unknown) => {
+      log.error({ err: error, voice: fallback.effective }, 'the default voice failed to load')
+    })
+  preload.start(config.preloadVoices, defaultVoiceLoaded)
 
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
@@ -158,11 +159,12 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       log.info('shutting down: finishing requests in flight')
       await listening.close()
       registry.close()
+      await defaultVoiceLoaded
       await preload.stop()
       await Promise.all([pools.close(), encoders.close()])
       log.info('stopped')
     })()
     return await closing
   }
-  return { server, url, deps, close }
+  return { server, url, deps, defaultVoiceLoaded, close }
 }
