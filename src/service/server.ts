@@ -10,7 +10,7 @@ import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
 import { listen, type RunningServer } from '../shared/listen.js'
 import { InferenceGate } from '../pool/inference-gate.js'
-import { PoolManager } from '../pool/pool-manager.js'
+import { overBudgetReason, PoolManager } from '../pool/pool-manager.js'
 import { Preloader } from '../pool/preload.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
@@ -40,7 +40,7 @@ export interface LocalSpeech {
 
 export async function openLocalSpeech (config: ServiceConfig, log: Logger): Promise<LocalSpeech> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
   await registry.rescan()
   // One voice, one request: one worker, no idle reaping.
   const pools = new PoolManager({
@@ -71,7 +71,7 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
 
 export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
   await registry.start()
   const pools = new PoolManager({
     workers: config.workersPerVoice,
