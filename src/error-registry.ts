@@ -52,7 +52,7 @@ export function createError (code: string, message: string, options: ChorusError
   return factories.get(code)?.(message, options)
 }
 
-export function isRegisteredCode (code: unknown): code is string {
+function isRegisteredCode (code: unknown): code is string {
   return typeof code === 'string' && factories.has(code)
 }
 
@@ -93,7 +93,7 @@ function cloneable (details: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
-export function isSerializedError (value: unknown): value is SerializedError {
+function isSerializedError (value: unknown): value is SerializedError {
   return typeof value === 'object' && value !== null && typeof (value as SerializedError).chorus === 'boolean' &&
     typeof (value as SerializedError).message === 'string' && typeof (value as SerializedError).name === 'string'
 }

@@ -38,7 +38,7 @@ export function describeValue (value: unknown): string {
   return `${shown} (${typeName(value)})`
 }
 
-export function typeName (value: unknown): string {
+function typeName (value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
   if (typeof value === 'number' && Number.isNaN(value)) return 'NaN'
