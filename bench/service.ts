@@ -47,6 +47,8 @@ export async function startInProcess (options: InProcessOptions): Promise<InProc
   const log = createWriteStream(options.logFile, { flags: 'a' })
   const logger = createLogger('chorus-tts', config.logLevel, log)
   const service = await startService(config, logger)
+  // Measured from a loaded default voice, as before the port was bound first.
+  await service.defaultVoiceLoaded
   let closing: Promise<void> | undefined
   return {
     url: service.url,

@@ -5,7 +5,8 @@
 // (bad input, bad configuration). Each area's own errors are in its
 // errors.ts: the engine's classes (which the pool rebuilds across the worker
 // boundary), factories elsewhere (synthesis, http, openai, audio, voices,
-// tools, spawner, shared).
+// tools, spawner, shared). How an error crosses a thread and comes back as
+// the same class: error-registry.ts.
 
 export interface ChorusErrorOptions {
   status?: number
@@ -36,15 +37,15 @@ export class ChorusError extends Error {
 
 /** An argument, field, flag or variable did not have the expected form. */
 export class InvalidArgumentError extends ChorusError {
-  constructor (message: string, details: Record<string, unknown> = {}) {
-    super('ERR_INVALID_ARGUMENT', message, { status: 400, details })
+  constructor (message: string, details: Record<string, unknown> = {}, options: Pick<ChorusErrorOptions, 'cause'> = {}) {
+    super('ERR_INVALID_ARGUMENT', message, { status: 400, details, cause: options.cause })
   }
 }
 
 /** Configuration from env or flags is unusable; the process exits with code 2. */
 export class ConfigError extends ChorusError {
-  constructor (message: string) {
-    super('ERR_CONFIG', message, { status: 500, expose: false })
+  constructor (message: string, options: Pick<ChorusErrorOptions, 'cause'> = {}) {
+    super('ERR_CONFIG', message, { status: 500, expose: false, cause: options.cause })
   }
 }
 

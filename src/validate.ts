@@ -4,9 +4,26 @@
 
 import { InvalidArgumentError } from './errors.js'
 
+// Characters that show nothing and speak nothing: white space, controls and
+// Unicode's default-ignorable code points (zero-width spaces and joiners,
+// the BOM, soft hyphens, variation selectors, …).
+const INVISIBLE = /[\s\p{Cc}\p{Default_Ignorable_Code_Point}]/u
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu')
+
+/** Text with at least one character that can be seen (and so spoken). */
+export function hasVisibleText (value: string): boolean {
+  for (const character of value) if (!INVISIBLE.test(character)) return true
+  return false
+}
+
+/** JSON.stringify escapes controls but not zero-width characters: shown as \uXXXX so a message says what arrived. */
+function showInvisible (json: string): string {
+  return json.replace(INVISIBLE_ALL, c => c === ' ' ? c : `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`)
+}
+
 export function describeValue (value: unknown): string {
   let shown: string
-  if (typeof value === 'string') shown = JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value)
+  if (typeof value === 'string') shown = showInvisible(JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value))
   else if (typeof value === 'bigint') shown = `${value}n`
   else if (typeof value === 'number') shown = String(value)
   else if (value === undefined || typeof value === 'function' || typeof value === 'symbol') shown = String(value)
@@ -21,7 +38,7 @@ export function describeValue (value: unknown): string {
   return `${shown} (${typeName(value)})`
 }
 
-export function typeName (value: unknown): string {
+function typeName (value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
   if (typeof value === 'number' && Number.isNaN(value)) return 'NaN'

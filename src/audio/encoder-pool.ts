@@ -7,6 +7,7 @@
 
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
+import { rebuildError } from '../error-registry.js'
 import { EncodingError } from './errors.js'
 import type { EncoderOptions } from './encoder.js'
 import type { AudioFormat } from './formats.js'
@@ -34,7 +35,7 @@ class EncoderThread {
       if (pending === undefined) return
       this.pending.delete(reply.ticket)
       if (this.pending.size === 0) this.worker.unref()
-      if ('error' in reply) pending.reject(Object.assign(new EncodingError(reply.error.message), { stack: reply.error.stack }))
+      if ('error' in reply) pending.reject(rebuildError(reply.error))
       else pending.resolve(reply.bytes)
     })
     this.worker.on('error', error => log.error({ err: error }, 'encoder worker failed'))

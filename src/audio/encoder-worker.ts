@@ -3,6 +3,7 @@
 // run in order; sessions interleave.
 
 import { parentPort } from 'node:worker_threads'
+import { serializeError } from '../error-registry.js'
 import { EMPTY, type StreamEncoder } from './encoder.js'
 import { FORMAT_INFO } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
@@ -25,9 +26,9 @@ function reply (message: EncoderReply): void {
   port.postMessage(message)
 }
 
+/** The pool rebuilds the same class from this (a codec's EncodingError, or a bug as a bug). */
 function fail (ticket: number, error: unknown): void {
-  const err = error instanceof Error ? error : new Error(String(error))
-  reply({ ticket, error: { message: err.message, stack: err.stack } })
+  reply({ ticket, error: serializeError(error) })
 }
 
 /** Runs `step` after the session's earlier work; a failure answers the ticket. */

@@ -1,6 +1,7 @@
 // Errors of the audio encoders. A codec that fails is a bug or a broken
 // install, never bad input (input is checked before encoding starts).
 
+import { registerError } from '../error-registry.js'
 import { ChorusError, type ChorusErrorOptions } from '../errors.js'
 
 export class EncodingError extends ChorusError {
@@ -8,3 +9,5 @@ export class EncodingError extends ChorusError {
     super('ERR_ENCODING', message, { status: 500, expose: false, ...options })
   }
 }
+
+registerError('ERR_ENCODING', (message, options) => new EncodingError(message, options))

@@ -12,7 +12,7 @@ type Flac = LibFlacFactory.Flac
 const require = createRequire(import.meta.url)
 
 /** libFLAC's default level: it measured faster than level 0 here and smaller. */
-export const FLAC_LEVEL = 5
+const FLAC_LEVEL = 5
 
 let loading: Promise<Flac> | undefined
 

@@ -19,11 +19,10 @@ export function oggCrc (bytes: Uint8Array): number {
   return crc
 }
 
-export const PAGE_HEADER_BYTES = 27
+const PAGE_HEADER_BYTES = 27
 /** A page's segment table holds at most 255 lacing values. */
 const MAX_SEGMENTS = 255
 
-export const FLAG_CONTINUED = 0x01
 export const FLAG_BOS = 0x02
 export const FLAG_EOS = 0x04
 
@@ -36,7 +35,7 @@ function lacing (length: number): number[] {
 }
 
 /** One complete page. `granule` is -1 when no packet ends on the page. */
-export function oggPage (packets: readonly Uint8Array[], serial: number, sequence: number, granule: bigint, flags: number): Uint8Array {
+function oggPage (packets: readonly Uint8Array[], serial: number, sequence: number, granule: bigint, flags: number): Uint8Array {
   const segments = packets.flatMap(p => lacing(p.length))
   if (segments.length > MAX_SEGMENTS) throw new RangeError(`An Ogg page holds at most ${MAX_SEGMENTS} segments, not ${segments.length}`)
   const bodyBytes = packets.reduce((sum, p) => sum + p.length, 0)

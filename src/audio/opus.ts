@@ -20,7 +20,7 @@ const GRANULE_PER_SAMPLE = 48_000 / OPUS_RATE
 /** The decoder drops this many 48 kHz samples at the start: libopus's
  * encoder delay (2.5 ms look-ahead + 4 ms delay compensation = 6.5 ms). */
 export const PRE_SKIP = 312
-export const OPUS_BITRATE = 32_000
+const OPUS_BITRATE = 32_000
 /** libopus's application: AUDIO, not VOIP. At 32 kb/s VOIP makes libopus
  * code speech in hybrid mode (SILK below 8 kHz, CELT above), AUDIO in CELT
  * alone, the mode libopus itself picks at this rate when it is not told the
@@ -33,7 +33,7 @@ const OPUS_APPLICATION = OpusScript.Application.AUDIO
  * separate 0 to 3 (within 0.25 dB, not in order), so this follows libopus's
  * design (more complexity, better perceptual decisions) within the budget:
  * 3 costs 1.4 ms per audio second, 1 costs 1.3, 5 costs 2.9. */
-export const OPUS_COMPLEXITY = 3
+const OPUS_COMPLEXITY = 3
 const OPUS_SET_COMPLEXITY = 4010
 
 function opusHead (inputRate: number): Uint8Array {

@@ -1,6 +1,7 @@
 // Messages between the service and its encoder workers. A session is one
 // response's encoder; each request carries a ticket its reply echoes.
 
+import type { SerializedError } from '../error-registry.js'
 import type { EncoderOptions } from './encoder.js'
 import type { AudioFormat } from './formats.js'
 
@@ -12,4 +13,4 @@ export type EncoderRequest =
 
 export type EncoderReply =
   | { ticket: number, bytes: Uint8Array }
-  | { ticket: number, error: { message: string, stack?: string } }
+  | { ticket: number, error: SerializedError }

@@ -18,7 +18,7 @@ import { createLogger } from '../shared/logger.js'
 import { defaultVoiceStatus } from '../synthesis/default-voice.js'
 import { resolveVoice } from '../synthesis/synthesizer.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
-import { expectedMessage } from '../validate.js'
+import { expectedMessage, hasVisibleText } from '../validate.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 import { assertVoiceName } from '../voices/voice-name.js'
 
@@ -102,7 +102,7 @@ export async function say (argv: string[], env: Env): Promise<number> {
     return 0
   }
   const text = positionals.join(' ').trim()
-  if (text === '') throw new InvalidArgumentError(expectedMessage('some text to speak', 'TEXT', text))
+  if (!hasVisibleText(text)) throw new InvalidArgumentError(expectedMessage('some text to speak', 'TEXT', text))
   const outputPath = stringSetting(pickSetting(values, 'output', {}, []), undefined)
   if (outputPath === undefined) throw new InvalidArgumentError(expectedMessage('an output file', '-o/--output', undefined))
   const voiceDirFlag = stringSetting(pickSetting(values, 'voice-dir', {}, []), undefined)

@@ -26,6 +26,7 @@ function listenProblem (error: unknown, config: ServiceConfig): ConfigError | un
   const where = `${config.host}:${config.port}`
   if (code === 'EADDRINUSE') return new ConfigError(`Cannot listen on ${where}: the port is in use by another process; stop it or set TTS_HTTP_PORT to a free port`)
   if (code === 'EACCES') return new ConfigError(`Cannot listen on ${where}: not allowed (ports below 1024 need privileges); set TTS_HTTP_PORT to a port above 1023`)
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`Cannot listen on ${where}: the host name ${config.host} does not resolve; set TTS_HTTP_HOST to an address of this machine (0.0.0.0 for all)`)
   if (code === 'EADDRNOTAVAIL') return new ConfigError(`Cannot listen on ${where}: ${config.host} is not an address of this machine; set TTS_HTTP_HOST to one (0.0.0.0 for all)`)
   return undefined
 }

@@ -39,7 +39,7 @@ export const DEFAULT_CHUNKING: ChunkingSettings = {
 
 /** Context for HiFi-GAN alone: 32 frames reproduce its one-shot decode
  * exactly (published experiments; 16 corrupt the edges). */
-export const DECODER_MARGIN_FRAMES = 32
+const DECODER_MARGIN_FRAMES = 32
 
 /** A sentence longer than this (~6 s of audio at 22,050 Hz) is shared by the
  * workers even when it fits in a chunk; a shorter one is decoded in one

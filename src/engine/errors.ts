@@ -1,8 +1,9 @@
 // The engine's errors: a voice's files, the native addon, espeak-ng and ONNX
 // Runtime failing, and synthesis stopped from outside. Classes, because the
-// pool and the callers tell them apart (instanceof) and the pool rebuilds
-// them from {code, message} when they cross the worker boundary.
+// pool and the callers tell them apart (instanceof); registered, so they come
+// back as themselves across the worker boundary (../error-registry.ts).
 
+import { registerError } from '../error-registry.js'
 import { ChorusError, type ChorusErrorOptions } from '../errors.js'
 
 /** A voice's .onnx.json is missing, unreadable, malformed or inconsistent. */
@@ -46,3 +47,10 @@ export class SynthesisCancelledError extends ChorusError {
     super('ERR_CANCELLED', message, { status: 499, expose: false, ...options })
   }
 }
+
+registerError('ERR_VOICE_CONFIG', (message, options) => new VoiceConfigError(message, options))
+registerError('ERR_VOICE_LOAD', (message, options) => new VoiceLoadError(message, options))
+registerError('ERR_NATIVE_LOAD', (message, options) => new NativeLoadError(message, options))
+registerError('ERR_PHONEMIZE', (message, options) => new PhonemizeError(message, options))
+registerError('ERR_INFERENCE', (message, options) => new InferenceError(message, options))
+registerError('ERR_CANCELLED', (message, options) => new SynthesisCancelledError(message, options))

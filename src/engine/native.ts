@@ -5,8 +5,9 @@
 
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { ChorusError, InvalidArgumentError } from '../errors.js'
-import { InferenceError, NativeLoadError, PhonemizeError, SynthesisCancelledError, VoiceLoadError } from './errors.js'
+import { createError } from '../error-registry.js'
+import { ChorusError } from '../errors.js'
+import { NativeLoadError } from './errors.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import type { TemplateWeight } from './onnx/encoder-template.js'
 
@@ -134,23 +135,24 @@ export function bundledOrtLibrary (): string {
 /** The espeak-ng data fetched by scripts/fetch-native-deps.sh. */
 export const BUNDLED_ESPEAK_DATA = join(PACKAGE_ROOT, 'native/third_party/espeak-ng-data')
 
-const byCode: Record<string, (message: string, cause: unknown) => ChorusError> = {
-  ERR_CANCELLED: (m, cause) => new SynthesisCancelledError(m, { cause }),
-  ERR_ORT: (m, cause) => new InferenceError(m, { cause }),
-  ERR_ORT_LOAD: (m, cause) => new NativeLoadError(m, { cause }),
-  ERR_ESPEAK: (m, cause) => new PhonemizeError(m, { cause }),
-  ERR_VOICE_CLOSED: (m, cause) => new VoiceLoadError(m, { cause }),
-  ERR_INVALID_ARGUMENT: (m) => new InvalidArgumentError(m),
-  ERR_NATIVE: (m, cause) => new InferenceError(m, { cause }),
-  ERR_NATIVE_OUT_OF_MEMORY: (m, cause) => new InferenceError(m, { cause })
+/** The addon's codes (native/errors.h) and the catalogue's code each stands for. */
+const CATALOGUE_CODE: Record<string, string> = {
+  ERR_CANCELLED: 'ERR_CANCELLED',
+  ERR_ORT: 'ERR_INFERENCE',
+  ERR_ORT_LOAD: 'ERR_NATIVE_LOAD',
+  ERR_ESPEAK: 'ERR_PHONEMIZE',
+  ERR_VOICE_CLOSED: 'ERR_VOICE_LOAD',
+  ERR_INVALID_ARGUMENT: 'ERR_INVALID_ARGUMENT',
+  ERR_NATIVE: 'ERR_INFERENCE',
+  ERR_NATIVE_OUT_OF_MEMORY: 'ERR_INFERENCE'
 }
 
 /** Maps an error thrown by the addon to our catalogue; others pass through. */
 export function toTypedError (error: unknown): unknown {
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') {
-    const make = byCode[(error as Error & { code: string }).code]
-    if (make !== undefined) {
-      const typed = make(error.message, error)
+  if (error instanceof Error && !(error instanceof ChorusError)) {
+    const code = CATALOGUE_CODE[String((error as { code?: unknown }).code)]
+    const typed = code === undefined ? undefined : createError(code, error.message, { cause: error })
+    if (typed !== undefined) {
       // The addon's error carries the JS call site's stack: keep it.
       if (error.stack?.includes('\n') === true) typed.stack = `${typed.name}: ${typed.message}${error.stack.slice(error.stack.indexOf('\n'))}`
       return typed

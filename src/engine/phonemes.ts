@@ -17,7 +17,7 @@ function toCodepoints (phonemes: string, phonemeMap: Record<string, string[]>): 
 }
 
 /** The IPA phoneme strings of each sentence (punctuation included). */
-export function phonemizeText (binding: NativeBinding, text: string, config: VoiceConfig): string[] {
+function phonemizeText (binding: NativeBinding, text: string, config: VoiceConfig): string[] {
   if (config.phonemeType === 'text') {
     // Piper's "text" voices take the characters themselves; the whole text
     // is one sentence.
@@ -35,7 +35,7 @@ export function phonemizeText (binding: NativeBinding, text: string, config: Voi
 
 /** phonemizeText on the libuv thread pool: the calling thread never waits
  * for the espeak mutex. */
-export async function phonemizeTextAsync (binding: NativeBinding, text: string, config: VoiceConfig): Promise<string[]> {
+async function phonemizeTextAsync (binding: NativeBinding, text: string, config: VoiceConfig): Promise<string[]> {
   if (config.phonemeType === 'text') return phonemizeText(binding, text, config)
   try {
     return await binding.phonemizeAsync(text, config.espeakVoice)

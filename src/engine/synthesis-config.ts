@@ -24,7 +24,7 @@ export const LIMITS = {
 export type SynthesisOverrides = Partial<Omit<SynthesisConfig, 'speakerId'>> & { speaker?: number | string }
 
 /** Resolves a speaker id or name against the voice's speakers. */
-export function resolveSpeaker (speaker: unknown, config: VoiceConfig, field = 'speaker'): number {
+function resolveSpeaker (speaker: unknown, config: VoiceConfig, field = 'speaker'): number {
   if (speaker === undefined) return 0
   if (typeof speaker === 'string') {
     const id = config.speakerIdMap[speaker]

@@ -33,7 +33,7 @@ export interface VoiceConfig {
 }
 
 /** Rates real audio uses; outside them a config is damaged, and a WAV header would say so. */
-export const SAMPLE_RATE_RANGE = { min: 8000, max: 96_000 } as const
+const SAMPLE_RATE_RANGE = { min: 8000, max: 96_000 } as const
 
 // Piper's defaults where a config leaves inference settings out.
 const DEFAULT_INFERENCE: InferenceDefaults = { noiseScale: 0.667, lengthScale: 1, noiseW: 0.8 }

@@ -96,7 +96,7 @@ export interface SynthesisResult {
 }
 
 /** The voice name from its model file: `en_US-lessac-medium.onnx` → `en_US-lessac-medium`. */
-export function voiceNameOf (modelPath: string): string {
+function voiceNameOf (modelPath: string): string {
   return basename(modelPath).replace(/\.onnx$/, '')
 }
 

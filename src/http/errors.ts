@@ -4,10 +4,6 @@
 
 import { ChorusError } from '../errors.js'
 
-export function bodyTooLarge (limit: number): ChorusError {
-  return new ChorusError('ERR_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { status: 413, details: { limit } })
-}
-
 export function unsupportedMediaType (type: string): ChorusError {
   return new ChorusError('ERR_UNSUPPORTED_MEDIA_TYPE', `Unsupported Content-Type ${JSON.stringify(type)}: send application/json`, { status: 415 })
 }

@@ -4,7 +4,7 @@
 
 import type { Context } from 'koa'
 import { invalidJson } from '../synthesis/errors.js'
-import { bodyTooLarge, unsupportedMediaType } from './errors.js'
+import { unsupportedMediaType } from './errors.js'
 import { readBody } from '../shared/body.js'
 
 function isJsonType (contentType: string): boolean {
@@ -20,7 +20,7 @@ export function textBodyLimit (maxTextLength: number): number {
 export async function readJsonBody (ctx: Context, limitBytes: number): Promise<unknown> {
   const contentType = ctx.get('Content-Type')
   if (contentType !== '' && !isJsonType(contentType)) throw unsupportedMediaType(contentType)
-  const text = await readBody(ctx.req, limitBytes, bodyTooLarge)
+  const text = await readBody(ctx.req, limitBytes)
   try {
     return JSON.parse(text)
   } catch {

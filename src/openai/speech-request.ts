@@ -5,7 +5,7 @@
 import { AUDIO_FORMATS, type AudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
 import { invalidJson, textTooLong } from '../synthesis/errors.js'
 import { checkFields, codePoints, type ObjectSchema } from '../shared/schema.js'
-import { invalid, isPlainObject } from '../validate.js'
+import { hasVisibleText, invalid, isPlainObject } from '../validate.js'
 
 /** OpenAI's own limit on `input`; the service's TTS_MAX_TEXT_LENGTH applies too. */
 export const OPENAI_MAX_INPUT = 4096
@@ -54,6 +54,8 @@ export function parseSpeechRequest (body: unknown, maxTextLength: number): Speec
   }
   checkFields(SPEECH_REQUEST, body)
   const input = body.input as string
+  // Zero-width characters alone phonemize to nothing: an empty file is no answer.
+  if (!hasVisibleText(input)) throw invalid('text with at least one visible character', 'input', input)
   const length = codePoints(input)
   if (length > maxTextLength) throw textTooLong(length, maxTextLength)
   const voice = body.voice as string | { id: string }

@@ -45,6 +45,17 @@ export interface PoolManagerOptions extends VoicePoolOptions {
  */
 export const LOAD_ESTIMATE_FACTOR = 2
 
+/**
+ * Why a voice can never load within `budgetBytes`, or undefined. Such a voice
+ * is refused at the scan and here, before any eviction: loading it would
+ * retire every idle voice and still fail (issue 27, finding 5).
+ */
+export function overBudgetReason (modelBytes: number, budgetBytes: number): string | undefined {
+  const estimate = modelBytes * LOAD_ESTIMATE_FACTOR
+  if (estimate <= budgetBytes) return undefined
+  return `its estimated memory (${estimate} bytes, ${LOAD_ESTIMATE_FACTOR} × its model's ${modelBytes}) is over the voice memory budget of ${budgetBytes} bytes (TTS_VOICE_MEMORY_BYTES)`
+}
+
 export type VoiceState = 'unloaded' | 'loading' | 'loaded' | 'retiring'
 
 interface PoolEntry {
@@ -105,6 +116,8 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
   async acquire (source: PoolSource, signal?: AbortSignal): Promise<PoolLease> {
     const broken = this.brokenVoices.get(source.name)
     if (broken !== undefined && broken.version === source.version) throw new VoiceBrokenError(source.name, broken.reason)
+    const tooBig = this.pools.has(source.name) ? undefined : overBudgetReason(source.modelBytes, this.options.memoryBudgetBytes)
+    if (tooBig !== undefined) throw new VoiceBrokenError(source.name, tooBig)
     for (;;) {
       if (signal?.aborted === true) throw new SynthesisCancelledError()
       if (this.closed) throw new SynthesisCancelledError('The service is shutting down')

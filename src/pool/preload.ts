@@ -30,12 +30,14 @@ export class Preloader {
     return { state: this.current.state, loaded: [...this.current.loaded], failed: [...this.current.failed], skipped: [...this.current.skipped] }
   }
 
-  /** Starts preloading; `*` means every installed voice. Returns at once. */
-  start (selection: readonly string[] | '*'): void {
+  /** Starts preloading once `after` has settled (the default voice's load:
+   * it comes first); `*` means every installed voice. Returns at once, the
+   * state already 'loading', so readiness does not load these voices itself meanwhile. */
+  start (selection: readonly string[] | '*', after: Promise<unknown> = Promise.resolve()): void {
     const names = selection === '*' ? this.registry.names() : [...selection]
     if (names.length === 0) return
     this.current.state = 'loading'
-    this.running = this.run(names).finally(() => {
+    this.running = after.then(async () => await this.run(names), async () => await this.run(names)).finally(() => {
       this.current.state = 'done'
       this.log.info({ loaded: this.current.loaded, failed: this.current.failed, skipped: this.current.skipped }, 'preloading done')
     })

@@ -1,44 +1,36 @@
 // Errors cross the worker boundary as data: a worker answers a failed task
-// with {failure: {code, message}} and the pool rebuilds our typed error from
-// it, because a thrown Error loses its class and its `code` on the way.
+// with {failure: <serialised error>} (the registry's form, ../error-registry.ts),
+// and the pool rebuilds the same class from it, with the worker's stack after
+// its own and the cause chain. A bug in a worker (a TypeError, …) comes back
+// as that bug, so the service answers it with the generic 500 and logs it.
 
-import { ChorusError, InvalidArgumentError } from '../errors.js'
-import {
-  InferenceError, NativeLoadError, PhonemizeError, SynthesisCancelledError, VoiceConfigError, VoiceLoadError
-} from '../engine/errors.js'
+import { rebuildError, rebuildIfRegistered, serializeError, type SerializedError } from '../error-registry.js'
+import { ChorusError } from '../errors.js'
+import { InferenceError, VoiceLoadError } from '../engine/errors.js'
 
 export interface TaskFailure {
-  failure: { code: string, message: string }
+  failure: SerializedError
 }
 
 export function toFailure (error: unknown): TaskFailure {
-  const code = error instanceof ChorusError ? error.code : 'ERR_INFERENCE'
-  return { failure: { code, message: error instanceof Error ? error.message : String(error) } }
+  return { failure: serializeError(error) }
 }
 
 export function isFailure (value: unknown): value is TaskFailure {
   return typeof value === 'object' && value !== null && 'failure' in value
 }
 
-const rebuild: Record<string, (message: string) => ChorusError> = {
-  ERR_CANCELLED: m => new SynthesisCancelledError(m),
-  ERR_VOICE_LOAD: m => new VoiceLoadError(m),
-  ERR_VOICE_CONFIG: m => new VoiceConfigError(m),
-  ERR_NATIVE_LOAD: m => new NativeLoadError(m),
-  ERR_PHONEMIZE: m => new PhonemizeError(m),
-  ERR_INVALID_ARGUMENT: m => new InvalidArgumentError(m)
-}
-
-/** Our typed error for a failed task. `context` prefixes inference failures. */
+/**
+ * The error a failed task stands for. A failure the worker answered is
+ * rebuilt as it was thrown. Otherwise the worker itself failed: while loading
+ * its voice (no `context`: a VoiceLoadError, unless Node kept a registered
+ * code of ours on the way), or while running the task (`context` names it:
+ * an InferenceError, the worker's error as its cause).
+ */
 export function restoreError (error: unknown, context?: string): Error {
-  if (isFailure(error)) {
-    const { code, message } = error.failure
-    const make = rebuild[code]
-    if (make !== undefined) return make(message)
-    return new InferenceError(context === undefined ? message : `${context}: ${message}`)
-  }
-  if (error instanceof ChorusError) return error
-  // Anything else: a worker that died, or failed while loading its voice.
+  if (isFailure(error)) return rebuildError(error.failure)
+  const rebuilt = rebuildIfRegistered(error)
+  if (rebuilt instanceof ChorusError) return rebuilt
   const message = error instanceof Error ? error.message : String(error)
   return context === undefined ? new VoiceLoadError(message, { cause: error }) : new InferenceError(`${context}: ${message}`, { cause: error })
 }

@@ -1,5 +1,5 @@
 // Starts the TTS service: engine runtime, voice directory, worker pools,
-// HTTP server (the shared listen). close() stops accepting, lets requests in
+// HTTP server (the shared listen), then the default voice's load. close() stops accepting, lets requests in
 // flight finish (bounded by the request timeout), then stops the pools.
 
 import type { Server } from 'node:http'
@@ -10,7 +10,7 @@ import { initRuntime } from '../engine/index.js'
 import { createApp } from '../http/app.js'
 import { listen, type RunningServer } from '../shared/listen.js'
 import { InferenceGate } from '../pool/inference-gate.js'
-import { PoolManager } from '../pool/pool-manager.js'
+import { overBudgetReason, PoolManager } from '../pool/pool-manager.js'
 import { Preloader } from '../pool/preload.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
@@ -30,6 +30,8 @@ export interface RunningService {
   deps: ServiceDeps
   /** The input-streaming WebSocket's sockets (docs/websocket.md). */
   websockets: WebSockets
+  /** Settles once the default voice has loaded (or failed to): the port is bound before. */
+  defaultVoiceLoaded: Promise<void>
   close: () => Promise<void>
 }
 
@@ -44,7 +46,7 @@ export interface LocalSpeech {
 
 export async function openLocalSpeech (config: ServiceConfig, log: Logger): Promise<LocalSpeech> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
   await registry.rescan()
   // One voice, one request: one worker, no idle reaping.
   const pools = new PoolManager({
@@ -75,7 +77,7 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
 
 export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
   await registry.start()
   const pools = new PoolManager({
     workers: config.workersPerVoice,
@@ -133,17 +135,6 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
         ? 'the default voice is not installed: requests without "voice" fail until it is'
         : 'the default voice is not installed: speaking with the built-in voice')
   }
-  // The default voice loads before the service listens; TTS_PRELOAD_VOICES
-  // after, in the background (GET /ready waits for both).
-  const defaultVoice = registry.get(fallback.effective)
-  if (defaultVoice !== undefined) {
-    try {
-      (await pools.acquire(defaultVoice)).release()
-    } catch (error) {
-      log.error({ err: error, voice: fallback.effective }, 'the default voice failed to load')
-    }
-  }
-
   let listening: RunningServer
   try {
     // Requests in flight may finish within their own timeout when the service closes.
@@ -160,8 +151,18 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
   log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')
-  // In the background, once listening: the service answers (and /health reports progress) meanwhile.
-  preload.start(config.preloadVoices)
+  // The port is bound first, so /health answers at once and an orchestrator
+  // sees a live process; /ready answers 503 until the default voice (then
+  // TTS_PRELOAD_VOICES, in the background) is loaded. A request for the
+  // default voice meanwhile waits for its load, as for any cold voice,
+  // within its own timeout (docs/deployment.md, "Start-up").
+  const defaultVoice = registry.get(fallback.effective)
+  const defaultVoiceLoaded = defaultVoice === undefined
+    ? Promise.resolve()
+    : pools.acquire(defaultVoice).then(lease => lease.release(), (error: unknown) => {
+      log.error({ err: error, voice: fallback.effective }, 'the default voice failed to load')
+    })
+  preload.start(config.preloadVoices, defaultVoiceLoaded)
 
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
@@ -172,11 +173,12 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       await listening.close()
       registry.close()
       access.close()
+      await defaultVoiceLoaded
       await preload.stop()
       await Promise.all([pools.close(), encoders.close()])
       log.info('stopped')
     })()
     return await closing
   }
-  return { server, url, deps, websockets, close }
+  return { server, url, deps, websockets, defaultVoiceLoaded, close }
 }

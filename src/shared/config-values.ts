@@ -6,6 +6,7 @@
 // counts as unset. Every error names the flag or variable the bad value came
 // from, in the one message format (expectedMessage).
 
+import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ConfigError } from '../errors.js'
@@ -112,17 +113,26 @@ export function portSetting (setting: Setting | undefined, fallback: number, all
   return integerSetting(setting, allowZero ? 0 : 1, 65535, fallback)
 }
 
-// A host name, IPv4 address or IPv6 literal: no scheme, path, user info or spaces.
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?|\[?[0-9A-Fa-f:.]+\]?)$/
+// A host name: dot-separated labels of letters, digits, '-' and '_' (Docker
+// service names), each at most 63 characters. No scheme, path, user info or spaces.
+const LABEL = '[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?'
+const HOST_NAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`)
 
-// Four numbers are an IPv4 address, never a name: each must be a byte.
-const DOTTED_QUAD = /^\d+\.\d+\.\d+\.\d+$/
+/** The host as listen() takes it (an IPv6 literal without brackets), or undefined if it is none. */
+function parseHost (value: string): string | undefined {
+  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value
+  if (bare.includes(':')) return isIP(bare) === 6 ? bare : undefined
+  // Digits and dots only can only be an IPv4 address: 999.1.1.1 is not a
+  // name to look up (listen() would fail on it with a stack, not a message).
+  if (/^[0-9.]+$/.test(bare)) return isIP(bare) === 4 ? bare : undefined
+  return bare.length <= 253 && HOST_NAME.test(bare) ? bare : undefined
+}
 
 export function hostSetting (setting: Setting | undefined, fallback: string): string {
   if (setting === undefined) return fallback
-  const badAddress = DOTTED_QUAD.test(setting.value) && setting.value.split('.').some(part => Number(part) > 255)
-  if (!HOST.test(setting.value) || badAddress) throw configError('a host name or IP address', setting)
-  return setting.value
+  const host = parseHost(setting.value)
+  if (host === undefined) throw configError('a host name or IP address', setting)
+  return host
 }
 
 /** Brackets an IPv6 literal so it can stand in a URL. */

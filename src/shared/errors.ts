@@ -2,8 +2,9 @@
 
 import { ChorusError } from '../errors.js'
 
-export function payloadTooLarge (limit: number): ChorusError {
-  return new ChorusError('ERR_PAYLOAD_TOO_LARGE', `Payload Too Large: the body exceeds ${limit} bytes`, { status: 413 })
+/** One code and wording on every server: the TTS service's, which docs/api.md documents. */
+export function bodyTooLarge (limit: number): ChorusError {
+  return new ChorusError('ERR_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { status: 413, details: { limit } })
 }
 
 /** The client hung up before its body arrived: its doing, not a bug of ours. */

@@ -5,7 +5,7 @@ import { AUDIO_FORMATS, type AudioFormat, isAudioFormat, UNSUPPORTED_FORMATS } f
 import { LIMITS } from '../engine/synthesis-config.js'
 import { invalidJson, missingText, textTooLong } from './errors.js'
 import { expected, type ObjectSchema } from '../shared/schema.js'
-import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
+import { hasVisibleText, invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 import { assertVoiceName } from '../voices/voice-name.js'
 
 /** The voice may also come in this header, so a gateway can route on it
@@ -68,6 +68,8 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   if (typeof body.text !== 'string') throw missingText()
   const text = body.text.trim()
   if (text.length === 0) throw missingText()
+  // Zero-width characters alone phonemize to nothing: an empty WAV is no answer.
+  if (!hasVisibleText(text)) throw invalid('text with at least one visible character', 'text', body.text)
   // Characters are Unicode code points, so an emoji counts once.
   let length = 0
   for (const _ of text) length++

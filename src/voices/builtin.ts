@@ -13,7 +13,7 @@ const MIN_RATE = 80
 const MAX_RATE = 450
 
 /** length_scale is Piper's "slower when larger": espeak's rate is its inverse. */
-export function espeakRate (lengthScale: number): number {
+function espeakRate (lengthScale: number): number {
   return Math.min(MAX_RATE, Math.max(MIN_RATE, Math.round(BASE_RATE / lengthScale)))
 }
 
@@ -25,11 +25,11 @@ export function splitSentences (text: string): string[] {
 
 /** Longest piece espeak speaks in one call: it holds the process-wide
  * espeak lock for the whole call, and other voices' phonemization waits. */
-export const MAX_CLAUSE_CHARACTERS = 200
+const MAX_CLAUSE_CHARACTERS = 200
 
 /** A sentence cut after clause punctuation, and any run longer than
  * MAX_CLAUSE_CHARACTERS cut at its last space before the limit. */
-export function splitClauses (sentence: string): string[] {
+function splitClauses (sentence: string): string[] {
   const clauses = sentence.split(/(?<=[,;:])\s+/)
   const pieces: string[] = []
   for (let clause of clauses) {

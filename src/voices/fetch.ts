@@ -22,7 +22,7 @@ import { assertVoiceName, isValidVoiceName, temporaryPath, voiceFiles } from './
 export const DEFAULT_BASE_URL = 'https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0/'
 /** For a response to start, and then for each chunk of its body. */
 export const DEFAULT_TIMEOUT_MS = 30_000
-export const DEFAULT_RETRIES = 2
+const DEFAULT_RETRIES = 2
 
 export interface FetchVoicesOptions {
   /** The voice folder to install into; created if missing. */

@@ -41,7 +41,11 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
   private scanning: Promise<void> | undefined
   private followUp: Promise<void> | undefined
 
-  constructor (readonly dir: string, private readonly log: Logger, private readonly rescanMs: number) {
+  /** `refuse` names why a model of that many bytes can never load (over the
+   * memory budget), so it is left out at the scan instead of failing, or
+   * evicting healthy voices, when a request asks for it. */
+  constructor (readonly dir: string, private readonly log: Logger, private readonly rescanMs: number,
+    private readonly refuse: (modelBytes: number) => string | undefined = () => undefined) {
     super()
   }
 
@@ -171,6 +175,8 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
       // Before any load: a garbage or oversized file must cost its first kilobytes, not its size.
       const problem = await modelHeaderProblem(modelPath, model.size)
       if (problem !== undefined) return this.report(name, `${name}${MODEL_SUFFIX}: ${problem}`)
+      const refused = this.refuse(model.size)
+      if (refused !== undefined) return this.report(name, `${name}${MODEL_SUFFIX}: ${refused}`)
       const config = await loadVoiceConfig(configPath)
       if (config.phonemeType === 'espeak' && espeakHasVoice(config.espeakVoice) === false) {
         return this.report(name, `espeak-ng has no voice named ${JSON.stringify(config.espeakVoice)} (espeak.voice in ${name}${CONFIG_SUFFIX})`)

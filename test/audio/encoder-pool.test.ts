@@ -5,6 +5,8 @@ import t from 'tap'
 import { pino } from 'pino'
 import { concatBytes, type EncoderFactory } from '../../src/audio/encoder.js'
 import { EncoderPool } from '../../src/audio/encoder-pool.js'
+import { EncodingError } from '../../src/audio/errors.js'
+import { ChorusError, InvalidArgumentError } from '../../src/errors.js'
 import { createFlacEncoder } from '../../src/audio/flac.js'
 import { createMp3Encoder } from '../../src/audio/mp3.js'
 import { createPcmEncoder } from '../../src/audio/pcm.js'
@@ -89,4 +91,25 @@ t.test('a worker that dies fails its sessions at once and is replaced', async t 
   const fresh = await own.open('wav', RATE)
   t.ok((await fresh.push(tone(300, 0.1, RATE))).length > 44, 'a new worker serves new sessions')
   await fresh.finish()
+})
+
+t.test('a codec\'s error comes back as the same class with the worker\'s stack and its cause', async t => {
+  const error = await pool.open('mp3', 0).then(() => undefined, (e: unknown) => e)
+  t.type(error, EncodingError)
+  // The resampler's kernel refused a rate of 0: the addon's refusal, rebuilt as ours, is the cause.
+  t.type((error as Error).cause, InvalidArgumentError)
+  t.match((error as Error).cause, { code: 'ERR_INVALID_ARGUMENT', message: /PolyphaseKernel/ })
+  t.match((error as Error).stack, /--- thrown in another thread ---\n(.|\n)*(mp3|encoder-worker)\.ts/)
+})
+
+t.test('a bug in the encoder worker comes back as the bug, not as ERR_ENCODING', async t => {
+  const session = await pool.open('wav', RATE)
+  // What no caller of ours sends: a push whose PCM is not samples.
+  const thread = (session as unknown as { thread: Parameters<EncoderPool['send']>[0] }).thread
+  const error = await pool.send(thread, { op: 'push', ticket: 0, session: session.id, pcm: 42 as unknown as Int16Array }).then(() => undefined, (e: unknown) => e)
+  t.type(error, TypeError)
+  t.notOk(error instanceof ChorusError)
+  t.match((error as Error).stack, /--- thrown in another thread ---\n(.|\n)*\.ts/)
+  session.close()
+  t.ok((await viaPool('wav', tone(300, 0.1, RATE))).length > 0, 'the pool goes on')
 })

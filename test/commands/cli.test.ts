@@ -209,6 +209,21 @@ t.test('a busy port is a clear start-up error naming TTS_HTTP_PORT, not a stack 
   t.notMatch(result.stderr, /\n\s+at /, 'no stack trace')
 })
 
+t.test('a host that is no address exits 2 with one line naming the variable, for every server', async t => {
+  const cases: Array<[string[], Record<string, string>, string]> = [
+    [['serve'], { TTS_HTTP_HOST: '999.1.1.1', TTS_VOICE_DIR: join(out, 'empty-voices') }, 'TTS_HTTP_HOST'],
+    [['tools'], { CHORUS_TOOLS_HOST: '999.1.1.1' }, 'CHORUS_TOOLS_HOST'],
+    [['tools'], { SPAWNER_HOST: '999.1.1.1' }, 'SPAWNER_HOST'],
+    [['spawner'], { CHORUS_SPAWNER_HOST: '999.1.1.1' }, 'CHORUS_SPAWNER_HOST']
+  ]
+  for (const [args, env, name] of cases) {
+    const result = await chorus(args, { ...env, TTS_LOG_LEVEL: 'error' })
+    t.equal(result.code, 2, `${args[0]} with ${name}`)
+    t.match(result.stderr, `Expected a host name or IP address for ${name} but received "999.1.1.1" (string)`)
+    t.equal(result.stderr.trim().split('\n').length, 1, 'one line, no stack')
+  }
+})
+
 t.test('chorus serve stops gracefully on SIGTERM with exit code 0', async t => {
   const { spawn } = await import('node:child_process')
   const { createServer } = await import('node:net')

@@ -48,6 +48,8 @@ export async function startTestService (env: Record<string, string> = {}, voices
     ...env
   })
   const service = await startService(config, createLogger('chorus-tts', 'debug', sink))
+  // The port is bound before the default voice loads; tests start from a loaded default voice.
+  await service.defaultVoiceLoaded
   return {
     ...service,
     voiceDir,

@@ -33,6 +33,22 @@ t.test('missing text: 400 "Missing required field: text"', async t => {
   }
 })
 
+t.test('text of only zero-width or invisible characters: 400 naming text, the expectation and what arrived (not an empty WAV)', async t => {
+  for (const text of ['\u200b', '\u200b\u200c\u200d', ' \ufeff\u2060 ', '\u00ad\ufe0f']) {
+    const reply = await postTts(base, { text })
+    t.equal(reply.status, 400, JSON.stringify(text))
+    const shown = JSON.stringify(text).replace(/[^ -~]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    t.same(reply.json, {
+      error: `Expected text with at least one visible character for text but received ${shown} (string)`,
+      code: 'ERR_INVALID_ARGUMENT',
+      field: 'text',
+      expected: 'text with at least one visible character'
+    })
+  }
+  const spoken = await postTts(base, { text: 'Hi\u200b there.' })
+  t.equal(spoken.status, 200, 'a zero-width character inside words is still spoken')
+})
+
 t.test('voice not installed: 400 with available_voices', async t => {
   const reply = await postTts(base, { text: 'Hi.', voice: 'en_US-nobody-medium' })
   t.equal(reply.status, 400)

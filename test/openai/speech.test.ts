@@ -125,6 +125,7 @@ t.test('errors come back in OpenAI\'s shape and surface as APIError', async t =>
     [{ model: 'tts-9' }, 400, 'model', /Expected one of tts-1, tts-1-hd, gpt-4o-mini-tts or an installed voice name for model/],
     [{ input: 'x'.repeat(4097) }, 400, 'input', /Expected a string of 1 to 4096 characters/],
     [{ input: '   ' }, 400, 'input', /for input but received " {3}"/],
+    [{ input: '\u200b\u200d' }, 400, 'input', /Expected text with at least one visible character for input but received "\\u200b\\u200d" \(string\)/],
     [{ stream_format: 'ws' }, 400, 'stream_format', /Expected one of audio, sse for stream_format/],
     [{ input: undefined }, 400, 'input', /for input but received undefined/]
   ]

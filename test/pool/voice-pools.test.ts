@@ -3,12 +3,21 @@
 // voice never does (the newcomer waits); retiring pools count until closed;
 // running inferences stay within TTS_MAX_CONCURRENT_INFERENCES.
 
-import { copyFile, rm } from 'node:fs/promises'
+import { copyFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
+import { LOAD_ESTIMATE_FACTOR } from '../../src/pool/pool-manager.js'
 import { postTts, request, startTestService, type TestService } from '../helpers/service.js'
 import { testVoiceDir } from '../helpers/voices.js'
 import { eventually } from '../helpers/hang-guard.js'
+
+/** Room for one of the two probe voices (their estimate, the model × the load factor), never for two:
+ * a voice over the budget alone is refused at the scan, so the budget is not 1 byte. */
+async function oneVoiceBudget (): Promise<string> {
+  const dir = await testVoiceDir()
+  const sizes = await Promise.all(['en_US-probe-medium', 'en_US-proberyan-medium'].map(async name => (await stat(join(dir, `${name}.onnx`))).size))
+  return String(Math.max(...sizes) * LOAD_ESTIMATE_FACTOR)
+}
 
 const LONG = Array.from({ length: 6 }, (_, i) => `Sentence number ${i + 1}.`).join(' ')
 
@@ -46,8 +55,8 @@ t.test('at most TTS_MAX_LOADED_VOICES voices stay loaded, the LRU one goes', asy
 })
 
 t.test('TTS_VOICE_MEMORY_BYTES: a voice that does not fit evicts the LRU idle one', async t => {
-  // One byte: only one voice fits at a time (a voice alone always may load).
-  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: '1', TTS_WORKERS_PER_VOICE: '1' }, ['en_US-probe-medium', 'en_US-proberyan-medium'])
+  // Only one voice fits at a time.
+  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1' }, ['en_US-probe-medium', 'en_US-proberyan-medium'])
   t.teardown(() => service.stop())
   const pools = service.deps.pools
   t.equal(pools.state('en_US-probe-medium'), 'loaded')
@@ -59,7 +68,7 @@ t.test('TTS_VOICE_MEMORY_BYTES: a voice that does not fit evicts the LRU idle on
 })
 
 t.test('a busy voice is not evicted: the newcomer waits until its work is done', async t => {
-  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: '1', TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' },
+  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' },
     ['en_US-probe-medium', 'en_US-proberyan-medium'])
   t.teardown(() => service.stop())
   const pools = service.deps.pools
@@ -81,7 +90,7 @@ t.test('a busy voice is not evicted: the newcomer waits until its work is done',
 })
 
 t.test('a retiring pool counts until it is closed', async t => {
-  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: '1', TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' },
+  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' },
     ['en_US-probe-medium', 'en_US-proberyan-medium'])
   t.teardown(() => service.stop())
   const pools = service.deps.pools
@@ -104,7 +113,7 @@ t.test('a retiring pool counts until it is closed', async t => {
 })
 
 t.test('a request waiting for room gives up when its time is up (504)', async t => {
-  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: '1', TTS_WORKERS_PER_VOICE: '1', TTS_TIMEOUT_SECONDS: '1' },
+  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1', TTS_TIMEOUT_SECONDS: '1' },
     ['en_US-probe-medium', 'en_US-proberyan-medium'])
   t.teardown(() => service.stop())
   // A lease on the default voice keeps it busy, as a long request would.

@@ -21,6 +21,16 @@ t.test('errors name the source and quote the trimmed value', async t => {
     { message: 'Expected an integer from 1 to 65535 for --port but received "8e3" (string)' })
 })
 
+t.test('hosts: names, IPv4 and IPv6 addresses; digits and dots that are no IPv4 address are refused', async t => {
+  const host = (value: string) => hostSetting({ value, name: 'TTS_HTTP_HOST' }, 'x')
+  for (const good of ['0.0.0.0', '127.0.0.1', '255.255.255.255', 'localhost', 'tts.example.org', 'chorus_tts', '::', '::1', 'fe80::1']) t.equal(host(good), good)
+  t.equal(host('[::1]'), '::1', 'an IPv6 literal in brackets, as listen() takes it')
+  for (const bad of ['999.1.1.1', '1.2.3', '1.2.3.4.5', '256.0.0.1', '[::g]', '::1::2', 'a b', 'http://x', '-x', 'x..y']) {
+    t.throws(() => host(bad), { code: 'ERR_CONFIG', message: `Expected a host name or IP address for TTS_HTTP_HOST but received ${JSON.stringify(bad)} (string)` }, bad)
+  }
+  t.throws(() => host(`${'a'.repeat(64)}.org`), { code: 'ERR_CONFIG' }, 'a label of 64 characters')
+})
+
 t.test('decimal numbers within a range; unset gives the fallback, which may be null', async t => {
   t.equal(numberSetting(pickSetting({ scale: ' 0.75 ' }, 'scale', {}, []), 0.1, 5, 1), 0.75)
   t.equal(numberSetting(undefined, 0.1, 5, null), null)

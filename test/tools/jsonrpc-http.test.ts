@@ -207,7 +207,7 @@ t.test('HTTP-level rules: methods, media types, size, origin', async (t) => {
 
   const huge = await post(mcpUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1024 * 1024) } }), session())
   t.equal(huge.status, 413)
-  t.equal(huge.body.code, 'ERR_PAYLOAD_TOO_LARGE')
+  t.equal(huge.body.code, 'ERR_BODY_TOO_LARGE', 'the one code for a body over the limit, as the TTS service\'s')
 
   const foreign = await post(mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, session({ origin: 'http://evil.example' }))
   t.equal(foreign.status, 403)

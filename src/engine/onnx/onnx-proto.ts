@@ -9,7 +9,6 @@ import { bytesField, bytesFieldHeader, concat, stringField, varintField } from '
 // ModelProto
 export const MODEL_IR_VERSION = 1
 export const MODEL_GRAPH = 7
-export const MODEL_OPSET_IMPORT = 8
 // GraphProto
 export const GRAPH_NODE = 1
 export const GRAPH_NAME = 2
