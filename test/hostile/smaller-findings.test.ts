@@ -1,5 +1,5 @@
 // Issue 27's finding 7, the probes that no other test reproduces (the rest
-// are listed in findings.ts). The probes not fixed yet run, and their
+// are listed in findings.ts). The probes not fixed yet (num_symbols) run, and their
 // deciding assertions are marked todo with what is missing: they report
 // "not ok # TODO" without failing the suite, and "ok # TODO" once fixed (then
 // drop the todo).
@@ -27,7 +27,8 @@ t.teardown(() => service.stop())
 
 t.test('text of only zero-width characters: 400, not 200 with an empty WAV', async t => {
   const reply = await postTts(service.url, { text: '\u200b\u200c\u200d\ufeff', voice: 'en_US-espeak-low' })
-  t.equal(reply.status, 400, 'refused', { todo: 'not fixed on main: the text check counts code points, not speakable ones' })
+  t.equal(reply.status, 400, 'refused')
+  t.equal(reply.json?.code, 'ERR_INVALID_ARGUMENT')
 })
 
 t.test('num_symbols that does not match the model: the voice is broken, not served', async t => {
@@ -56,5 +57,5 @@ t.test('the port is bound before the default voice has loaded', async t => {
   const listening = service.logs.findIndex(line => line.msg === 'listening')
   const loaded = service.logs.findIndex(line => line.msg === 'voice loaded' && line.voice === 'en_US-probe-medium')
   t.ok(listening >= 0 && loaded >= 0, 'both happened')
-  t.ok(listening < loaded, 'listening came first', { todo: 'not fixed on main: startService loads the default voice, then listens' })
+  t.ok(listening < loaded, 'listening came first')
 })
