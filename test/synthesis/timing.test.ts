@@ -5,8 +5,8 @@
 // last sample; each timing chunk comes before the audio it covers; the audio
 // with timing on is the audio with it off. Streamed and whole, chunked and
 // not, with length_scale and sentence_silence, every speaker of the
-// multi-speaker voice (three speakers here;
-// every one in test/slow/timing-speakers.slow.ts).
+// multi-speaker voice (three speakers end to end
+// here; every one's durations in test/engine/phoneme-timing.test.ts).
 
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -88,32 +88,27 @@ function exact (t: Test, heard: Heard, silenceSeconds: number, label: string): v
   t.equal(end, samples, `${label}: the last phoneme ends at the answer's last sample`)
 }
 
-const CASES: Array<{ name: string, env: Record<string, string> }> = [
-  { name: 'default chunking', env: {} },
-  { name: 'small chunks and pieces', env: { TTS_DECODER_CHUNK_FRAMES: '16', TTS_STREAM_FIRST_CHUNK_FRAMES: '8', TTS_MAX_PHONEMES_PER_RUN: '50' } }
-]
+// One service, so the voices load once: pieces past 50 phonemes (the
+// second sentence makes several), decoder chunks of 64 frames (the long
+// sentences are chunked, "Third!" is decoded whole).
+const service = await start({ TTS_DECODER_CHUNK_FRAMES: '64', TTS_STREAM_FIRST_CHUNK_FRAMES: '16', TTS_MAX_PHONEMES_PER_RUN: '50' })
+t.teardown(() => service.stop())
 
-for (const { name, env } of CASES) {
-  t.test(name, async t => {
-    const service = await start(env)
-    t.teardown(() => service.stop())
-    for (const settings of [{ lengthScale: 1 }, { lengthScale: 1.6, sentenceSilence: 0.3 }]) {
-      const base: TtsRequest = { text: TEXT, voice: VOICES[0], noiseScale: 0, noiseW: 0, stream: false, ...settings }
-      const silence = settings.sentenceSilence ?? 0
-      const label = `${name}, length_scale ${settings.lengthScale}`
-      const whole = await hear(service, base, ['word', 'phoneme', 'viseme'])
-      exact(t, whole, silence, `${label}, whole`)
-      const off = await hear(service, base, undefined)
-      t.ok(off.timing.length === 0 && off.pcm.equals(whole.pcm), `${label}: the same audio with timing off, and no timing`)
-      const streamed = await hear(service, { ...base, stream: true }, ['phoneme', 'viseme'])
-      exact(t, streamed, silence, `${label}, streamed`)
-    }
+for (const settings of [{ lengthScale: 1 }, { lengthScale: 1.6, sentenceSilence: 0.3 }]) {
+  t.test(`length_scale ${settings.lengthScale}, sentence_silence ${settings.sentenceSilence ?? 0}`, async t => {
+    const base: TtsRequest = { text: TEXT, voice: VOICES[0], noiseScale: 0, noiseW: 0, stream: false, ...settings }
+    const silence = settings.sentenceSilence ?? 0
+    const whole = await hear(service, base, ['word', 'phoneme', 'viseme'])
+    exact(t, whole, silence, 'whole')
+    t.ok(whole.timing.length > 3, `${whole.timing.length} pieces for 3 sentences: the long one was cut`)
+    const off = await hear(service, base, undefined)
+    t.ok(off.timing.length === 0 && off.pcm.equals(whole.pcm), 'the same audio with timing off, and no timing')
+    const streamed = await hear(service, { ...base, stream: true }, ['phoneme', 'viseme'])
+    exact(t, streamed, silence, 'streamed')
   })
 }
 
-t.test('speakers of the multi-speaker voice: the first, a middle one and the last (all: test/slow/timing-speakers.slow.ts)', async t => {
-  const service = await start({})
-  t.teardown(() => service.stop())
+t.test('speakers of the multi-speaker voice: the first, a middle one and the last (all: test/engine/phoneme-timing.test.ts)', async t => {
   for (const speaker of [0, 54, 108]) {
     const heard = await hear(service, { text: 'Hi there. Bye.', voice: VOICES[1], speaker, noiseScale: 0, noiseW: 0, stream: speaker === 54 }, ['phoneme', 'viseme'])
     exact(t, heard, 0, `speaker ${speaker}`)
