@@ -178,7 +178,7 @@ FloatTensor CopyTensor(Ort::Value& value) {
 }  // namespace
 
 Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::string label)
-    : label_(std::move(label)), boundary_(parts.boundary), split_info_(parts.split_info) {
+    : label_(std::move(label)), boundary_(parts.boundary), durations_(parts.durations), split_info_(parts.split_info) {
   Ort::SessionOptions options = MakeOptions(settings, settings.intra_op_threads);
   {
     std::lock_guard<std::mutex> lock(g_load_mutex);
@@ -221,6 +221,9 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
     if (!Contains(OutputNames(*encoder_), name) || !Contains(InputNames(*decoder_), name)) {
       throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split lost tensor " + name);
     }
+  }
+  if (has_durations() && !Contains(OutputNames(*encoder_), durations_)) {
+    throw NativeError(kErrOrt, "Model " + label_ + ": the encoder lost its durations output " + durations_);
   }
 }
 
@@ -300,6 +303,8 @@ std::vector<Ort::Value> Voice::RunEncoder(const InferenceRequest& request, Cance
   std::vector<const char*> outputs;
   if (split()) {
     for (const auto& name : boundary_) outputs.push_back(name.c_str());
+    // Asked for from the same run: the graph computes them anyway.
+    if (has_durations()) outputs.push_back(durations_.c_str());
   } else {
     outputs.push_back(kOutput);
   }
@@ -316,6 +321,8 @@ Ort::Value Voice::RunDecoder(std::vector<Ort::Value>& inputs, CancelState* cance
 Ort::Value Voice::Infer(const InferenceRequest& request, CancelState* cancel) {
   std::vector<Ort::Value> encoded = RunEncoder(request, cancel);
   if (!split()) return std::move(encoded.front());
+  // The decoder takes the boundary only.
+  if (has_durations()) encoded.pop_back();
   return RunDecoder(encoded, cancel);
 }
 

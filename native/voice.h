@@ -55,6 +55,10 @@ struct ModelParts {
   ModelBytes decoder;
   // Split mode: the encoder's outputs that the decoder takes, latent first.
   std::vector<std::string> boundary;
+  // Split mode, optional: the encoder's output holding each phoneme id's
+  // length in frames (Piper's Ceil node), requested after the boundary so
+  // timing needs no second run; empty when the graph has none.
+  std::string durations;
   // Split mode: how to feed the boundary (which tensors have a frame axis,
   // the context the chunks need), written by the TypeScript splitter and kept
   // with the shared sessions so that every thread finding them knows it.
@@ -93,7 +97,8 @@ class Voice {
   // Thread safety: any thread, concurrently (ORT's Run is thread-safe).
   Ort::Value Infer(const InferenceRequest& request, CancelState* cancel);
 
-  // Split mode only: the boundary tensors for one sentence, latent first.
+  // Split mode only: the boundary tensors for one sentence, latent first,
+  // then (when has_durations()) the durations [1, 1, ids] in frames.
   // Thread safety: as Infer.
   std::vector<FloatTensor> Encode(const InferenceRequest& request, CancelState* cancel);
 
@@ -104,6 +109,7 @@ class Voice {
   bool split() const { return decoder_ != nullptr; }
   bool has_speaker_input() const { return has_sid_; }
   const std::string& split_info() const { return split_info_; }
+  bool has_durations() const { return !durations_.empty(); }
   // Heap bytes the session(s) took when created (weights, pre-packed copies,
   // planning): measured, and never less than the model bytes given; see voice.cc.
   size_t memory_bytes() const { return memory_bytes_; }
@@ -123,6 +129,7 @@ class Voice {
   std::shared_ptr<Ort::Session> encoder_;  // the whole model in whole mode
   std::unique_ptr<Ort::Session> decoder_;
   std::vector<std::string> boundary_;
+  std::string durations_;
   std::string split_info_;
   // A shared encoder's weights, this voice's own: fed on every encoder run,
   // each input a slice of weights_.

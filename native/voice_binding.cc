@@ -175,10 +175,13 @@ class EncodeWorker : public CancellableWorker {
   void Run() override { tensors_ = voice_->Encode(request_, cancel_.get()); }
   Napi::Value Result(Napi::Env env) override {
     Napi::Object result = Napi::Object::New(env);
+    // The durations, when the voice has them, come after the boundary.
+    size_t boundary = tensors_.size() - (voice_->has_durations() ? 1 : 0);
     result.Set("latent", TensorToJs(env, tensors_.front()));
-    Napi::Array side = Napi::Array::New(env, tensors_.size() - 1);
-    for (uint32_t i = 1; i < tensors_.size(); ++i) side.Set(i - 1, TensorToJs(env, tensors_[i]));
+    Napi::Array side = Napi::Array::New(env, boundary - 1);
+    for (uint32_t i = 1; i < boundary; ++i) side.Set(i - 1, TensorToJs(env, tensors_[i]));
     result.Set("side", side);
+    if (boundary < tensors_.size()) result.Set("durations", TensorToJs(env, tensors_.back()));
     return result;
   }
 
@@ -386,6 +389,8 @@ Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
       Napi::Array names = boundary.As<Napi::Array>();
       for (uint32_t i = 0; i < names.Length(); ++i) model.boundary.push_back(names.Get(i).ToString().Utf8Value());
     }
+    Napi::Value durations = parts.Get("durations");
+    if (durations.IsString()) model.durations = durations.As<Napi::String>().Utf8Value();
     Napi::Value split_info = parts.Get("info");
     if (split_info.IsString()) model.split_info = split_info.As<Napi::String>().Utf8Value();
     model.encoder_template = BytesPart(parts, "template", keep);

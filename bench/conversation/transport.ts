@@ -83,7 +83,7 @@ export function inProcessTransport (speech: SpeechService, maxTextLength: number
     speak: async (text, voice, tenant) => {
       const spoken = await speech.open({ request: parseTtsRequest({ text, voice }, maxTextLength), format: 'wav', stream: true, log, tenant })
       const pieces = new WavPieces()
-      for await (const chunk of spoken.chunks) pieces.push(Buffer.from(chunk.bytes))
+      for await (const chunk of spoken.chunks) if (chunk.kind === 'audio') pieces.push(Buffer.from(chunk.bytes))
       return pieces.pieces
     },
     close: () => {}

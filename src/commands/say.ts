@@ -17,6 +17,8 @@ import { numberSetting, parseCommandLine, pickSetting, stringSetting, type Env, 
 import { createLogger } from '../shared/logger.js'
 import { defaultVoiceStatus } from '../synthesis/default-voice.js'
 import { resolveVoice } from '../synthesis/synthesizer.js'
+import { TIMING_KINDS, type TimingChunk } from '../synthesis/timing.js'
+import { timingEvents } from '../synthesis/timing/wire.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage, hasVisibleText } from '../validate.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
@@ -24,7 +26,7 @@ import { assertVoiceName } from '../voices/voice-name.js'
 
 export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
          [--noise-scale X] [--noise-w X] [--sentence-silence S] [--normalize]
-         [--voice-dir DIR] -o FILE.wav|.mp3|.opus|.flac|.pcm
+         [--voice-dir DIR] [--timestamps FILE.json] -o FILE.wav|.mp3|.opus|.flac|.pcm
 
 Speaks TEXT into an audio file, in this process (no server needed); the
 file's extension picks the format (WAV for any other).
@@ -41,6 +43,8 @@ file's extension picks the format (WAV for any other).
                        URLs, money, units, dates and times, abbreviations
                        (English voices; docs/normalizer.md); default: as written
   -o, --output FILE    the file to write
+  --timestamps FILE    also write the phoneme and viseme timing as JSON
+                       (docs/timing.md; Piper voices that give durations)
   -h, --help           show this help`
 
 const OPTIONS = {
@@ -53,6 +57,7 @@ const OPTIONS = {
   'sentence-silence': { type: 'string' },
   normalize: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
+  timestamps: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 
@@ -62,18 +67,33 @@ function settingFlag (values: FlagValues, flag: string, range: { min: number, ma
   return numberSetting(pickSetting(values, flag, {}, []), range.min, range.max, null) ?? undefined
 }
 
+/** The --timestamps file: every chunk's events, in the HTTP answer's shape. */
+type TimingEvents = ReturnType<typeof timingEvents>
+
+function emptyTiming (): TimingEvents {
+  return { sample_rate: 0, words: [], phonemes: [], visemes: [] }
+}
+
+function addTiming (into: TimingEvents, chunk: TimingChunk): void {
+  const events = timingEvents(chunk)
+  into.sample_rate = events.sample_rate
+  into.words.push(...events.words)
+  into.phonemes.push(...events.phonemes)
+  into.visemes.push(...events.visemes)
+}
+
 /** Opened before any work, so a bad path fails at once and names the flag. */
-async function openOutput (path: string): Promise<FileHandle> {
+async function openOutput (path: string, flag = '-o/--output'): Promise<FileHandle> {
   try {
     return await open(path, 'w')
   } catch (error) {
-    throw new InvalidArgumentError(`${expectedMessage('a file path that can be written', '-o/--output', path)}: ${(error as Error).message}`)
+    throw new InvalidArgumentError(`${expectedMessage('a file path that can be written', flag, path)}: ${(error as Error).message}`)
   }
 }
 
 /** The file's bytes, through the service's own speech path: a whole WAV
  * (exact sizes) or the encoder pool's stream, written as it is made. */
-async function speak (request: TtsRequest, config: ServiceConfig, format: AudioFormat, output: FileHandle): Promise<number> {
+async function speak (request: TtsRequest, config: ServiceConfig, format: AudioFormat, output: FileHandle, timing?: TimingEvents): Promise<number> {
   const log = createLogger('chorus-say', 'warn')
   const local = await openLocalSpeech(config, log)
   try {
@@ -81,11 +101,14 @@ async function speak (request: TtsRequest, config: ServiceConfig, format: AudioF
     const name = request.voice ?? defaultVoiceStatus(config, voice => local.registry.get(voice) !== undefined).effective
     // Checked here first, so that a missing voice names the folder searched.
     resolveVoice(local.registry, assertVoiceName(name), config.voiceDir)
-    const speech = await local.speech.open({ request: { ...request, voice: name }, format, stream: false, log })
+    const speech = await local.speech.open({ request: { ...request, voice: name }, format, stream: false, log, ...(timing !== undefined ? { timestamps: TIMING_KINDS } : {}) })
     let bytes = 0
     // Each write awaited before the next chunk is read: the disk paces the synthesis.
     for await (const chunk of speech.chunks) {
-      if (chunk.kind !== 'audio') continue
+      if (chunk.kind !== 'audio') {
+        if (timing !== undefined) addTiming(timing, chunk)
+        continue
+      }
       await output.write(chunk.bytes)
       bytes += chunk.bytes.length
     }
@@ -121,16 +144,23 @@ export async function say (argv: string[], env: Env): Promise<number> {
     sentence_silence: settingFlag(values, 'sentence-silence', LIMITS.sentenceSilence),
     normalize: values.normalize === true
   }, config.maxTextLength)
+  const timingPath = stringSetting(pickSetting(values, 'timestamps', {}, []), undefined)
   const output = await openOutput(outputPath)
+  const timingFile = timingPath === undefined ? undefined : await openOutput(timingPath, '--timestamps')
+  const timing = timingFile === undefined ? undefined : emptyTiming()
   let bytes: number
   try {
-    bytes = await speak(request, config, formatForExtension(outputPath) ?? 'wav', output)
+    bytes = await speak(request, config, formatForExtension(outputPath) ?? 'wav', output, timing)
+    await timingFile?.writeFile(JSON.stringify(timing) + '\n')
   } catch (error) {
     await output.close()
+    await timingFile?.close()
     await rm(outputPath, { force: true })
+    if (timingPath !== undefined) await rm(timingPath, { force: true })
     throw error
   }
   await output.close()
-  console.log(`wrote ${outputPath} (${bytes} bytes)`)
+  await timingFile?.close()
+  console.log(`wrote ${outputPath} (${bytes} bytes)${timingPath !== undefined ? ` and ${timingPath}` : ''}`)
   return 0
 }

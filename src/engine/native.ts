@@ -24,6 +24,8 @@ export interface NativeTensor {
 export interface NativeEncoding {
   latent: NativeTensor
   side: NativeTensor[]
+  /** Each phoneme id's length in frames [1, 1, ids], when the split has them. */
+  durations?: NativeTensor
 }
 
 /** A handle to a model loaded once per process (see native/voice_registry.h). */
@@ -49,6 +51,8 @@ export type NativeModelParts = { whole: Uint8Array } | {
   encoder: Uint8Array
   decoder: Uint8Array
   boundary: string[]
+  /** The encoder's extra output with each phoneme id's frames (requested after the boundary). */
+  durations?: string
   info?: string
   /** The encoder with its float weights as inputs, which lie in `encoder` (onnx/encoder-template.ts). */
   template?: Uint8Array

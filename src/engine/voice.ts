@@ -11,6 +11,7 @@ import { capPhonemes, DEFAULT_CHUNKING, marginFor, planChunks, sliceLatent, with
 import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeLoadOptions, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
 import type { SplitCut, SplitInfo } from './onnx/decoder-split.js'
 import { cutBytes, ModelCutter } from './onnx/model-cutter.js'
+import { phonemeFrames, totalFrames, type PhonemeFrames } from './phoneme-frames.js'
 import { sentencePhonemes, sentencePhonemesAsync } from './phonemes.js'
 import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 import type { SynthesisConfig } from './synthesis-config.js'
@@ -65,6 +66,9 @@ export interface SentenceEncoding {
   framed: FramedTensor[]
   /** Passed whole to every chunk (speaker conditioning). */
   side: NativeTensor[]
+  /** Each phoneme id's length in frames (they sum to `frames`), when the
+   * split has them (see phoneme-frames.ts). */
+  durations?: Float32Array
 }
 
 /** The arrays of an encoding that are sliced per chunk: the latent and the framed inputs. */
@@ -210,7 +214,7 @@ export class PiperVoice {
 
   /** Split voices: the latent of one sentence. */
   async encode (ids: BigInt64Array, settings: SynthesisConfig, signal?: AbortSignal): Promise<SentenceEncoding> {
-    const { latent, side } = await this.call(signal, token =>
+    const { latent, side, durations } = await this.call(signal, token =>
       this.session.encode(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, this.speakerId(settings), token))
     const [, channels, frames] = latent.shape
     const framed = side.slice(0, this.info.framed).map(tensor => {
@@ -221,7 +225,16 @@ export class PiperVoice {
       }
       return { data: tensor.data, channels: tensor.shape[1] }
     })
-    return { latent: latent.data, channels, frames, framed, side: side.slice(this.info.framed) }
+    return { latent: latent.data, channels, frames, framed, side: side.slice(this.info.framed), ...(durations !== undefined ? { durations: durations.data } : {}) }
+  }
+
+  /** Each phoneme's frames in an encoded sentence, or undefined when the
+   * voice gives no durations or they do not add up to its frames (Piper
+   * makes at least one frame of a sentence whose lengths round to none). */
+  phonemeFrames (phonemes: Uint32Array, encoding: SentenceEncoding): PhonemeFrames | undefined {
+    if (encoding.durations === undefined) return undefined
+    const result = phonemeFrames(phonemes, this.config.phonemeIdMap, encoding.durations)
+    return result !== undefined && totalFrames(result.frames) === encoding.frames ? result : undefined
   }
 
   /** The margin decoded on each side of a chunk: the operator's, or what this voice's cut needs. */
@@ -387,6 +400,7 @@ async function loadModel (runtime: Runtime, key: string, options: NativeLoadOpti
             encoder: reply.encoder,
             decoder: reply.decoder,
             boundary: reply.boundary,
+            ...(reply.durations !== undefined ? { durations: reply.durations } : {}),
             info: JSON.stringify(reply.info),
             ...(reply.template !== undefined ? { template: reply.template, weights: reply.weights } : {})
           })

@@ -5,6 +5,10 @@
 import { AUDIO_FORMATS, FORMAT_INFO } from '../audio/formats.js'
 import { SPEECH_REQUEST } from '../openai/speech-request.js'
 import { TTS_REQUEST } from '../synthesis/tts-request.js'
+import { TIMING_SCHEMAS } from '../synthesis/timing/wire.js'
+
+/** A request schema with the timing field, which the route reads itself (docs/timing.md). */
+const withTiming = (schema: typeof TTS_REQUEST) => ({ ...schema, properties: { ...schema.properties, timestamps: TIMING_SCHEMAS.field } })
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: unknown) => ({ 'application/json': { schema } })
@@ -25,7 +29,7 @@ function errors (schema: string, statuses: number[]): Record<string, unknown> {
 export function openApiDocument (version: string): Record<string, unknown> {
   const synthesis = {
     requestBody: { required: true, content: json(ref('TtsRequest')) },
-    responses: { 200: { description: 'The speech, WAV unless another format was asked for', content: audio }, ...errors('Error', [400, 403, 413, 415, 503, 504]) }
+    responses: { 200: { description: 'The speech, WAV unless another format was asked for; with timestamps, JSON (whole) or Server-Sent Events (streamed)', content: { ...audio, ...json(ref('Timing')), 'text/event-stream': { schema: { type: 'string' } } } }, ...errors('Error', [400, 403, 413, 415, 503, 504]) }
   }
   return {
     openapi: '3.1.0',
@@ -38,7 +42,7 @@ export function openApiDocument (version: string): Record<string, unknown> {
           summary: 'OpenAI\'s speech API',
           requestBody: { required: true, content: json(ref('SpeechRequest')) },
           responses: {
-            200: { description: 'The speech in response_format, streamed; or, with stream_format sse, Server-Sent Events', content: { ...audio, 'text/event-stream': { schema: { type: 'string' } } } },
+            200: { description: 'The speech in response_format, streamed; or, with stream_format sse, Server-Sent Events; with timestamps and no sse, JSON', content: { ...audio, ...json(ref('Timing')), 'text/event-stream': { schema: { type: 'string' } } } },
             ...errors('OpenAIError', [400, 403, 413, 415, 503, 504])
           }
         }
@@ -53,8 +57,9 @@ export function openApiDocument (version: string): Record<string, unknown> {
     },
     components: {
       schemas: {
-        TtsRequest: TTS_REQUEST,
-        SpeechRequest: SPEECH_REQUEST,
+        TtsRequest: withTiming(TTS_REQUEST),
+        SpeechRequest: withTiming(SPEECH_REQUEST),
+        Timing: TIMING_SCHEMAS.events,
         Error: { type: 'object', required: ['error', 'code'], properties: { error: { type: 'string', description: 'A message for people' }, code: { type: 'string', description: 'A machine code, like ERR_INVALID_ARGUMENT' }, field: { type: 'string' }, expected: { type: 'string' } } },
         OpenAIError: { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['message', 'type', 'param', 'code'], properties: { message: { type: 'string' }, type: { type: 'string', enum: ['invalid_request_error', 'server_error'] }, param: { type: ['string', 'null'] }, code: { type: ['string', 'null'] } } } } },
         VoiceEntry: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, type: { enum: ['openai', 'piper', 'builtin'] }, language: { type: ['string', 'null'] }, speakers: { type: 'array', items: { type: 'string' } }, voice: { type: 'string' }, speaker: { type: ['integer', 'string', 'null'] } } }

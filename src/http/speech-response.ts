@@ -8,6 +8,8 @@ import { Readable } from 'node:stream'
 import { once } from 'node:events'
 import type { Context } from 'koa'
 import type { Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
+import type { TimingChunk } from '../synthesis/timing.js'
+import { timingEvents } from '../synthesis/timing/wire.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { isChorusError } from '../errors.js'
 import type { ChorusState } from './context.js'
@@ -17,6 +19,8 @@ import { clientSignal } from './request-signal.js'
 export interface Framing {
   contentType?: string
   chunk: (bytes: Uint8Array) => Uint8Array | string
+  /** A timing chunk's event, when the framing carries timing (SSE); else timing is not sent. */
+  timing?: (chunk: TimingChunk) => string
   /** Written after the last chunk. */
   end?: () => string
 }
@@ -27,7 +31,10 @@ type SpeechContext = Context & { state: ChorusState }
 
 async function * framed (ctx: SpeechContext, speech: Speech, framing: Framing): AsyncGenerator<Uint8Array | string> {
   try {
-    for await (const chunk of speech.chunks) if (chunk.kind === 'audio') yield framing.chunk(chunk.bytes)
+    for await (const chunk of speech.chunks) {
+      if (chunk.kind === 'audio') yield framing.chunk(chunk.bytes)
+      else if (framing.timing !== undefined) yield framing.timing(chunk)
+    }
     if (framing.end !== undefined) yield framing.end()
   } catch {
     // Logged where the speech's signal aborted (below).
@@ -66,4 +73,32 @@ export async function sendSpeech (ctx: SpeechContext, service: SpeechService, re
   ctx.type = framing.contentType ?? speech.contentType
   ctx.body = Readable.from(framed(ctx, speech, framing), { objectMode: false })
   if (speech.length !== undefined) ctx.length = speech.length
+}
+
+/** A whole answer with its timing: one JSON object, the audio base64-encoded
+ * beside the events (the shape of Kokoro-FastAPI's captioned speech:
+ * `audio`, `audio_format`, then the timing). The audio is bounded by
+ * TTS_MAX_AUDIO_SECONDS, as a whole WAV answer is. */
+export async function sendTimedJson (ctx: SpeechContext, service: SpeechService, request: Omit<SpeechRequest, 'log' | 'signal' | 'delivered'>): Promise<void> {
+  const client = clientSignal(ctx)
+  const delivered = once(ctx.res, 'close')
+  const audio: Uint8Array[] = []
+  const events = { sample_rate: 0, words: [] as object[], phonemes: [] as object[], visemes: [] as object[] }
+  try {
+    const speech = await service.open({ ...request, log: ctx.state.log, signal: client.signal, delivered })
+    ctx.set('X-Chorus-Voice', speech.voice)
+    for await (const chunk of speech.chunks) {
+      if (chunk.kind === 'audio') audio.push(chunk.bytes)
+      else {
+        const wire = timingEvents(chunk)
+        events.sample_rate = wire.sample_rate
+        events.words.push(...wire.words)
+        events.phonemes.push(...wire.phonemes)
+        events.visemes.push(...wire.visemes)
+      }
+    }
+  } finally {
+    delivered.then(client.done, client.done)
+  }
+  ctx.body = { audio: Buffer.concat(audio).toString('base64'), audio_format: request.format, ...events }
 }

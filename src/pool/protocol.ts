@@ -3,7 +3,7 @@
 // them into 16-bit PCM, because a sentence's gain depends on all its chunks.
 
 import type { MessagePort } from 'node:worker_threads'
-import type { ChunkingSettings, FrameRange, SentenceEncoding, SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
+import type { ChunkingSettings, FrameRange, PhonemeFrames, SentenceEncoding, SessionOptions, SynthesisConfig, VoiceConfig } from '../engine/index.js'
 
 /** workerData of every worker in one voice's pool. */
 export interface WorkerInit {
@@ -54,6 +54,11 @@ export interface SentenceResult {
   /** The chunks still to decode, in order. */
   chunks: ChunkInput[]
   missingPhonemes: number
+  /** Each phoneme's frames (BOS and EOS included) and the samples a frame
+   * makes: the piece's timing, from the encoder run that made its audio.
+   * Absent for voices that run whole or give no durations. A few hundred
+   * bytes; the arrays are transferred. */
+  timing?: PhonemeFrames & { hopLength: number }
   /** The worker thread that ran it (for logs and tests of the spread). */
   worker: number
 }

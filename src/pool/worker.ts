@@ -66,6 +66,9 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
       return move({ samples, chunks: [], missingPhonemes: missing, worker: threadId }, transferList([samples]))
     }
     const encoding = await voice.encode(ids, task.settings, signal)
+    const frames = voice.phonemeFrames(task.phonemes, encoding)
+    const timing = frames === undefined ? {} : { timing: { ...frames, hopLength: voice.hopLength } }
+    const timingArrays = frames === undefined ? [] : [frames.phonemes, frames.frames]
     try {
       const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism })
       if (plan.length <= 1 || task.stream) {
@@ -73,10 +76,10 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
         const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], voice.marginFrames(init.chunking), signal)
         const copy = owning(samples)
         const chunks = cutChunks(voice, encoding, plan.slice(1))
-        return move({ samples: copy, chunks, missingPhonemes: missing, worker: threadId }, transferList([copy, ...chunkArrays(chunks)]))
+        return move({ samples: copy, chunks, missingPhonemes: missing, ...timing, worker: threadId }, transferList([copy, ...chunkArrays(chunks), ...timingArrays]))
       }
       const chunks = cutChunks(voice, encoding, plan)
-      return move({ chunks, missingPhonemes: missing, worker: threadId }, transferList(chunkArrays(chunks)))
+      return move({ chunks, missingPhonemes: missing, ...timing, worker: threadId }, transferList([...chunkArrays(chunks), ...timingArrays]))
     } finally {
       discardEncoding(encoding)
     }

@@ -22,7 +22,7 @@ export async function encodeSpeech (run: SpeechRun, encoders: EncoderPool, forma
   }
   try {
     await run.synthesizer.run(prepared, run.text, run.signal, {
-      ...runHooks(run),
+      ...runHooks(run, true),
       onChunk: async (pcm, sentence, chunk) => {
         const session = await opening
         for (const silence of silencePieces(ceiling.gapBefore(sentence, chunk))) {

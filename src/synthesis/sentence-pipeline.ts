@@ -27,6 +27,17 @@ import { ANONYMOUS, type Tenant } from './tenant.js'
  * is slow), and a rejection stops the run. */
 export type ChunkSink = (pcm: Int16Array, sentence: number, chunk: number) => void | Promise<void>
 
+/** One piece's phonemes (BOS, the piece's phonemes, EOS) and the samples
+ * each covers: together exactly the piece's samples (phoneme-frames.ts). */
+export interface PieceTiming {
+  phonemes: Uint32Array
+  samples: Uint32Array
+}
+
+/** Receives each piece's timing before the piece's first chunk is handed
+ * on (with `piece` 0 starting a sentence); awaited like a ChunkSink. */
+export type TimingSink = (timing: PieceTiming, sentence: number, piece: number) => void | Promise<void>
+
 export interface PipelineOptions {
   /** Orders this request's tasks after earlier requests' on the same voice. */
   request: number
@@ -42,6 +53,8 @@ export interface PipelineOptions {
   clock: AnswerClock
   /** Whose share of the inference slots the work counts in. */
   tenant?: Tenant
+  /** Wanted when set: each piece's timing, in order, before its audio. */
+  onTiming?: TimingSink
 }
 
 export interface PipelineResult {
@@ -57,6 +70,7 @@ const CHUNKS_PER_PIECE = 1 << 16
 
 interface PieceWork {
   missing: number
+  timing?: PieceTiming
   chunks: Array<Promise<{ samples: Float32Array, worker: number }>>
 }
 
@@ -71,8 +85,13 @@ function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: Synthesis
     })
     // A later failure must not surface as unhandled while an earlier one is awaited.
     for (const chunk of chunks) chunk.catch(() => {})
-    return { missing: result.missingPhonemes, chunks }
+    const timing = result.timing === undefined ? {} : { timing: pieceTiming(result.timing) }
+    return { missing: result.missingPhonemes, chunks, ...timing }
   })
+}
+
+function pieceTiming ({ phonemes, frames, hopLength }: { phonemes: Uint32Array, frames: Uint32Array, hopLength: number }): PieceTiming {
+  return { phonemes, samples: frames.map(f => f * hopLength) }
 }
 
 export async function runSentences (pool: VoicePool, sentences: Uint32Array[], settings: SynthesisConfig,
@@ -109,9 +128,10 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
     let chunkIndex = 0
     let chunkCount = 0
     const workers = new Set<number>()
-    for (const piece of pieces) {
-      const { missing, chunks } = await piece
+    for (const [p, piece] of pieces.entries()) {
+      const { missing, chunks, timing } = await piece
       result.missingPhonemes += missing
+      if (options.onTiming !== undefined && timing !== undefined) await options.onTiming(timing, s, p)
       chunkCount += chunks.length
       for (const chunk of chunks) {
         const { samples, worker } = await chunk

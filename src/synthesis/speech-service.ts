@@ -24,11 +24,13 @@ import { encodeSpeech } from './encoded-speech.js'
 import { requestTimedOut } from './errors.js'
 import { speechCacheKey, type PhraseCache } from './phrase-cache.js'
 import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
+import { timingBytes, type TimingChunk, type TimingKind } from './timing.js'
 import type { TtsRequest } from './tts-request.js'
 import { streamedWav, streamWav, wholeWav, type SpeechRun } from './wav-speech.js'
 
-/** What a speech yields, in order. Only audio for now; timing events will ride beside it. */
-export type SpeechChunk = { kind: 'audio', bytes: Uint8Array }
+/** What a speech yields, in order: audio, and (when asked for) before the
+ * audio of each sentence (or piece of a long one) the timing that covers it. */
+export type SpeechChunk = { kind: 'audio', bytes: Uint8Array } | TimingChunk
 
 export interface SpeechRequest {
   request: TtsRequest
@@ -49,6 +51,9 @@ export interface SpeechRequest {
   /** Whose share of the inference slots its work counts in (set from the
    * request's API key); without one, the anonymous tenant's. */
   tenant?: Tenant
+  /** Timing to yield beside the audio; none when unset or empty. The
+   * phrase cache is then passed by (it holds audio only). */
+  timestamps?: readonly TimingKind[]
 }
 
 export interface Speech {
@@ -132,7 +137,7 @@ export class SpeechService {
     const stream = format !== 'wav' || options.stream
     const contentType = FORMAT_INFO[format].contentType
     const encoded = options.encoding === undefined ? format : `${format} ${JSON.stringify(options.encoding)}`
-    const key = this.cache.enabled ? speechCacheKey(prepared, prepared.spoken.text, encoded) : undefined
+    const key = this.cache.enabled && (options.timestamps ?? []).length === 0 ? speechCacheKey(prepared, prepared.spoken.text, encoded) : undefined
     // A hit needs no worker, so it is served even when the queue is full.
     const hit = key === undefined ? undefined : this.cache.get(key)
     if (hit !== undefined) {
@@ -171,7 +176,9 @@ export class SpeechService {
       get chunksMade () { return queue.pushed },
       get chunksRead () { return queue.taken }
     }
-    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant }
+    const kinds = new Set(options.timestamps ?? [])
+    const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => await queue.push(chunk, timingBytes(chunk)) } }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant, ...timing }
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {

@@ -16,7 +16,7 @@ import { isValidVoiceName } from '../voices/voice-name.js'
 import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } from './default-voice.js'
 import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
-import { runSentences, type ChunkSink } from './sentence-pipeline.js'
+import { runSentences, type ChunkSink, type TimingSink } from './sentence-pipeline.js'
 import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
 import { AnswerClock } from '../pool/schedule-clock.js'
 import type { Tenant } from './tenant.js'
@@ -79,6 +79,8 @@ export interface RunOptions {
   onStart?: (sentence: number) => void
   /** Whose share of the inference slots the work counts in (default: anonymous). */
   tenant?: Tenant
+  /** Each piece's phoneme timing before its audio (split Piper voices only). */
+  onTiming?: TimingSink
 }
 
 /** The settings the synthesizer reads: the default voice, admission and bounds on one run. */
@@ -159,7 +161,7 @@ export class Synthesizer {
 
   /** Synthesises every sentence; streamed when `options.onChunk` is given. */
   async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<Int16Array[]> {
-    const { onChunk, onSentences, onStart, tenant } = options
+    const { onChunk, onSentences, onStart, onTiming, tenant } = options
     if (prepared.voice.kind === 'builtin') {
       onSentences?.(splitSentences(text).length)
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
@@ -171,7 +173,7 @@ export class Synthesizer {
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {
       const result = await runSentences(pool, phonemes, prepared.settings, signal, {
-        request: this.requests++, chunking: this.config.chunking, onChunk, onStart, window: this.config.sentenceWindow, clock, tenant
+        request: this.requests++, chunking: this.config.chunking, onChunk, onStart, window: this.config.sentenceWindow, onTiming, clock, tenant
       })
       this.log.debug({ voice: prepared.voice.name, spread: result.spread }, 'sentences decoded')
       if (result.missingPhonemes > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: result.missingPhonemes }, 'phonemes missing from the voice\'s map were skipped')

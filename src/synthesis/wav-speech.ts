@@ -7,6 +7,8 @@
 import { encodeWavSentences, pcmBytes, UNKNOWN_LENGTH, WAV_HEADER_BYTES, wavHeader } from '../engine/index.js'
 import { silencePieces, type AudioCeiling } from './audio-ceiling.js'
 import type { CachedAudio } from './phrase-cache.js'
+import type { PieceTiming } from './sentence-pipeline.js'
+import { timingChunk, type TimingChunk, type TimingKind } from './timing.js'
 import type { PreparedSynthesis, RunOptions, Synthesizer } from './synthesizer.js'
 import type { Tenant } from './tenant.js'
 
@@ -23,13 +25,56 @@ export interface SpeechRun {
   /** Told each sentence's index as its work is queued. */
   onStart: (sentence: number) => void
   write: ByteSink
+  /** Set when the request asked for timing: where its chunks go. */
+  timing?: TimingOutput
   /** Whose share of the inference slots the run counts in. */
   tenant?: Tenant
 }
 
-/** The run's checks and counts, for every producer. */
-export function runHooks (run: SpeechRun): RunOptions {
-  return { onSentences: count => run.ceiling.checkSentences(count), onStart: run.onStart, tenant: run.tenant }
+export interface TimingOutput {
+  kinds: ReadonlySet<TimingKind>
+  /** Awaited like `write`: the reader's backpressure. */
+  push: (chunk: TimingChunk) => Promise<void>
+}
+
+/** The run's checks and counts, for every producer; for a producer that
+ * streams, also the timing of each piece at the place its audio will take
+ * (the samples counted so far, and the silence before a sentence). */
+export function runHooks (run: SpeechRun, streamed = false): RunOptions {
+  const { timing, ceiling } = run
+  const hooks: RunOptions = { onSentences: count => ceiling.checkSentences(count), onStart: run.onStart, tenant: run.tenant }
+  if (timing === undefined || !streamed) return hooks
+  return {
+    ...hooks,
+    onTiming: async (piece, sentence, index) => {
+      const start = ceiling.samples + (index === 0 ? ceiling.gapBefore(sentence, 0) : 0)
+      await timing.push(timingChunk(piece, start, run.prepared.sampleRate, timing.kinds))
+    }
+  }
+}
+
+/** Unstreamed: the pieces' timing kept until the sentences' lengths place them. */
+function collectTiming (run: SpeechRun): { hooks: RunOptions, flush: (sentences: Int16Array[], gap: number) => Promise<void> } {
+  const pieces: Array<{ piece: PieceTiming, sentence: number }> = []
+  const hooks = runHooks(run)
+  if (run.timing === undefined) return { hooks, flush: async () => {} }
+  const { kinds, push } = run.timing
+  return {
+    hooks: { ...hooks, onTiming: (piece, sentence) => { pieces.push({ piece, sentence }) } },
+    flush: async (sentences, gap) => {
+      const starts: number[] = []
+      sentences.reduce((at, pcm, i) => { starts.push(at + (i > 0 ? gap : 0)); return starts[i] + pcm.length }, 0)
+      // Pieces of a sentence follow each other: each starts where the one before ended.
+      let last = -1
+      let at = 0
+      for (const { piece, sentence } of pieces) {
+        if (sentence !== last) at = starts[sentence]
+        last = sentence
+        await push(timingChunk(piece, at, run.prepared.sampleRate, kinds))
+        at += piece.samples.reduce((sum, n) => sum + n, 0)
+      }
+    }
+  }
 }
 
 /** A cached WAV file framed as a fresh stream would be: open-ended header, then the samples. */
@@ -40,9 +85,11 @@ export function streamedWav (hit: CachedAudio): Buffer[] {
 /** A whole WAV file: every sentence is made (and normalised as Piper does) before the file exists. */
 export async function wholeWav (run: SpeechRun): Promise<Buffer> {
   const { prepared, ceiling } = run
-  const sentences = await run.synthesizer.run(prepared, run.text, run.signal, runHooks(run))
+  const timing = collectTiming(run)
+  const sentences = await run.synthesizer.run(prepared, run.text, run.signal, timing.hooks)
   const gap = ceiling.gapBefore(1, 0)
   ceiling.add(sentences.reduce((sum, pcm) => sum + pcm.length, 0) + gap * Math.max(0, sentences.length - 1))
+  await timing.flush(sentences, gap)
   return encodeWavSentences(sentences, gap, prepared.sampleRate)
 }
 
@@ -53,7 +100,7 @@ export async function streamWav (run: SpeechRun): Promise<void> {
   let header: Promise<void> | undefined
   const writeHeader = async (): Promise<void> => await (header ??= write(wavHeader(UNKNOWN_LENGTH, run.prepared.sampleRate)))
   await run.synthesizer.run(run.prepared, run.text, run.signal, {
-    ...runHooks(run),
+    ...runHooks(run, true),
     onSentences: count => {
       ceiling.checkSentences(count)
       // A failure surfaces at the first chunk, which awaits it.

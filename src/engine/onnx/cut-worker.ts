@@ -56,6 +56,7 @@ async function * replies ({ modelPath, only, template }: CutterData): AsyncGener
       ...(template ? templateOf(encoder) : {}),
       decoder: owning(parts.decoder),
       boundary: [parts.latent, ...parts.framed, ...parts.side],
+      ...(parts.durations !== undefined ? { durations: parts.durations } : {}),
       info: { cut: cut.cut, framed: parts.framed.length, contextFrames: parts.contextFrames },
       reasons
     }

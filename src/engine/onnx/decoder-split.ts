@@ -60,6 +60,9 @@ export interface DecoderSplit {
   /** Frames of context the frame-rate part before the decoder's own latent
    * needs on each side (the flow's receptive field; 0 for the decoder cut). */
   contextFrames: number
+  /** The encoder's extra output holding each phoneme id's length in frames
+   * (see durationsTensor); absent when the graph has no such node. */
+  durations?: string
 }
 
 /** What every thread needs to feed a split model's sessions (kept with them
@@ -339,9 +342,19 @@ function buildModel (graph: ModelGraph, parts: {
   return modelWithGraph(graph.modelFields.map(copy), graphParts)
 }
 
+/** Piper's per-id durations in frames: the one Ceil made from the text
+ * before the cut (VITS rounds each id's predicted length up, then sums the
+ * lengths into the frame count), so an extra output of the encoder gives the
+ * timing from the same run. Undefined unless exactly one such node exists. */
+function durationsTensor (graph: ModelGraph, plan: CutPlan, textual: Set<string>): string | undefined {
+  const ceils = graph.nodes.filter((node, index) => index <= plan.index && node.opType === 'Ceil' && node.domain === '' &&
+    node.outputs.length === 1 && textual.has(node.outputs[0]))
+  return ceils.length === 1 ? ceils[0].outputs[0] : undefined
+}
+
 /** Writes the encoder and the chunked part for one cut, or says why it cannot. */
 export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | string {
-  const { constant, side } = classify(graph)
+  const { constant, side, textual } = classify(graph)
   const output = graph.outputs[0].name
   const framedBoundary = [plan.latent, ...plan.framed]
   const decoderNodes = needed(graph.nodes, [output], new Set(framedBoundary))
@@ -358,12 +371,14 @@ export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | stri
     return 'the decoder reads a graph input directly, not the encoder\'s result'
   }
   const boundary = [...framedBoundary, ...sideInputs]
+  const durations = durationsTensor(graph, plan, textual)
+  const encoderOutputs = durations === undefined ? boundary : [...boundary, durations]
 
   const encoder = buildModel(graph, {
     name: 'chorus-encoder',
-    nodes: needed(graph.nodes, boundary, new Set()),
+    nodes: needed(graph.nodes, encoderOutputs, new Set()),
     inputs: graph.inputs.map(i => graph.bytes.subarray(i.start, i.end)),
-    outputs: boundary.map(name => bytesField(GRAPH_OUTPUT, floatValueInfo(name)))
+    outputs: encoderOutputs.map(name => bytesField(GRAPH_OUTPUT, floatValueInfo(name)))
   })
   const decoder = buildModel(graph, {
     name: 'chorus-decoder',
@@ -373,7 +388,7 @@ export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | stri
   })
   return {
     cut: plan.cut, encoder, decoder, latent: plan.latent, framed: plan.framed, side: sideInputs,
-    hopLength: plan.hopLength, contextFrames: plan.contextFrames
+    hopLength: plan.hopLength, contextFrames: plan.contextFrames, ...(durations !== undefined ? { durations } : {})
   }
 }
 

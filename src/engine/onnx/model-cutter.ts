@@ -32,6 +32,8 @@ export interface CutReply {
   weights?: TemplateWeight[]
   /** The encoder's outputs that the decoder takes, latent first. */
   boundary: string[]
+  /** The encoder's output after the boundary: each phoneme id's frames. */
+  durations?: string
   info: SplitInfo
   reasons: string[]
 }

@@ -16,7 +16,8 @@ import type { SpeechService } from '../../synthesis/speech-service.js'
 import type { VoiceInfo } from '../../synthesis/voice-info.js'
 import type { ChorusState } from '../context.js'
 import { readJsonBody, textBodyLimit } from '../json-body.js'
-import { sendSpeech } from '../speech-response.js'
+import { sendSpeech, sendTimedJson } from '../speech-response.js'
+import { parseTimestamps, sseTiming } from '../../synthesis/timing/wire.js'
 
 export interface OpenAISettings {
   maxTextLength: number
@@ -29,7 +30,9 @@ export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, v
 
   async function post (ctx: Context & { state: ChorusState }): Promise<void> {
     ctx.state.route = '/v1/audio/speech'
-    const request = parseSpeechRequest(await readJsonBody(ctx, textBodyLimit(settings.maxTextLength)), settings.maxTextLength)
+    const body = await readJsonBody(ctx, textBodyLimit(settings.maxTextLength))
+    const request = parseSpeechRequest(body, settings.maxTextLength)
+    const timestamps = parseTimestamps(body) ?? []
     const target = resolveSpeechVoice(synthesizer, settings.openaiVoices, request)
     if (target.substitutedFor !== undefined) {
       ctx.state.log.info({ requested: request.voice, mapped: target.substitutedFor, speaking: target.voice }, 'mapped voice not installed: the default voice speaks')
@@ -38,8 +41,13 @@ export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, v
     const sse = request.streamFormat === 'sse'
     if (sse) ctx.set('Cache-Control', 'no-cache')
     const characters = codePoints(request.input)
-    await sendSpeech(ctx, speech, { request: tts, format: request.format, stream: true },
-      sse ? { contentType: 'text/event-stream', chunk: sseDelta, end: () => sseDone(characters) } : undefined)
+    if (timestamps.length > 0 && !sse) {
+      // Timing with the audio as one body: JSON, the audio base64-encoded beside it.
+      await sendTimedJson(ctx, speech, { request: { ...tts, stream: false }, format: request.format, stream: false, timestamps })
+      return
+    }
+    await sendSpeech(ctx, speech, { request: tts, format: request.format, stream: true, ...(timestamps.length > 0 ? { timestamps } : {}) },
+      sse ? { contentType: 'text/event-stream', chunk: sseDelta, timing: sseTiming, end: () => sseDone(characters) } : undefined)
   }
 
   router.post('openai-speech', '/v1/audio/speech', openAIErrors(), post)

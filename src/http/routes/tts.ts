@@ -11,7 +11,9 @@ import type { SpeechService } from '../../synthesis/speech-service.js'
 import { parseTtsRequest, VOICE_HEADER } from '../../synthesis/tts-request.js'
 import type { ChorusState } from '../context.js'
 import { readJsonBody, textBodyLimit } from '../json-body.js'
-import { sendSpeech } from '../speech-response.js'
+import { sendSpeech, sendTimedJson } from '../speech-response.js'
+import { sseDelta, sseDone } from '../../openai/sse.js'
+import { parseTimestamps, sseTiming } from '../../synthesis/timing/wire.js'
 
 export function ttsRoutes (speech: SpeechService, settings: { maxTextLength: number }): Router<ChorusState> {
   const router = new Router<ChorusState>()
@@ -23,7 +25,15 @@ export function ttsRoutes (speech: SpeechService, settings: { maxTextLength: num
     const headerVoice = ctx.get(VOICE_HEADER)
     const request = parseTtsRequest(body, settings.maxTextLength, stream, headerVoice === '' ? undefined : headerVoice)
     const format = request.format ?? formatForAccept(ctx.get('Accept')) ?? 'wav'
-    await sendSpeech(ctx, speech, { request, format, stream: request.stream })
+    const timestamps = parseTimestamps(body)
+    if (timestamps === undefined || timestamps.length === 0) {
+      await sendSpeech(ctx, speech, { request, format, stream: request.stream })
+    } else if (request.stream) {
+      // Streamed with timing: Server-Sent Events, each timing event before the audio it covers.
+      await sendSpeech(ctx, speech, { request, format, stream: true, timestamps }, { contentType: 'text/event-stream', chunk: sseDelta, timing: sseTiming, end: () => sseDone(request.text.length) })
+    } else {
+      await sendTimedJson(ctx, speech, { request, format, stream: false, timestamps })
+    }
   }
 
   router.post('tts', '/tts', tts)

@@ -1,0 +1,37 @@
+// `chorus say --timestamps FILE.json` writes the timing beside the audio:
+// phonemes from the first sample to the WAV's last.
+
+import { execFile } from 'node:child_process'
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
+import { BENCH_VOICES } from '../helpers/voices.js'
+
+const run = promisify(execFile)
+const VOICE = 'en_US-bench-x_low'
+const dir = await mkdtemp(join(tmpdir(), 'chorus-say-timing-'))
+t.teardown(() => rm(dir, { recursive: true, force: true }))
+for (const ext of ['.onnx', '.onnx.json']) await cp(join(BENCH_VOICES, VOICE + ext), join(dir, VOICE + ext))
+
+t.test('the timing file covers the audio file exactly', async t => {
+  const wav = join(dir, 'a.wav')
+  const json = join(dir, 'a.json')
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src/bin.cts'), 'say', 'Hello there. Goodbye.', '--voice', VOICE,
+    '--sentence-silence', '0.25', '--timestamps', json, '-o', wav], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 })
+  t.match(stdout, `and ${json}`)
+  const timing = JSON.parse(await readFile(json, 'utf8'))
+  const samples = ((await readFile(wav)).length - 44) / 2
+  t.equal(timing.sample_rate, 16000)
+  t.equal(timing.phonemes[0].start_sample, 0)
+  t.equal(timing.phonemes.at(-1).end_sample, samples, 'the last phoneme ends at the last sample')
+  t.equal(timing.visemes.at(-1).end_sample, samples, 'and so does the last viseme')
+})
+
+t.test('an unwritable timing path names its flag', async t => {
+  const failed = await run(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src/bin.cts'), 'say', 'Hi.', '--voice', VOICE, '--timestamps', join(dir, 'none', 'x.json'), '-o', join(dir, 'b.wav')],
+    { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 }).then(() => undefined, (error: { stderr: string }) => error)
+  t.match(failed?.stderr, /Expected a file path that can be written for --timestamps but received/)
+})

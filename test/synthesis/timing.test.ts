@@ -1,0 +1,116 @@
+// Timing exact by construction, on the bench voices (real Piper graphs with
+// their Ceil durations): per piece the phoneme spans tile its samples, the
+// visemes tile what the phonemes tile, pieces follow each other or the
+// sentence_silence, the first starts at 0 and the last ends at the answer's
+// last sample; each timing chunk comes before the audio it covers; the audio
+// with timing on is the audio with it off. Streamed and whole, chunked and
+// not, with length_scale and sentence_silence, every speaker of the
+// multi-speaker voice (three speakers end to end
+// here; every one's durations in test/engine/phoneme-timing.test.ts).
+
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { WAV_HEADER_BYTES } from '../../src/engine/wav.js'
+import { loadServiceConfig } from '../../src/service/config.js'
+import { startService, type RunningService } from '../../src/service/server.js'
+import { createLogger } from '../../src/shared/logger.js'
+import type { SpeechChunk, SpeechRequest } from '../../src/synthesis/speech-service.js'
+import type { TimingChunk } from '../../src/synthesis/timing.js'
+import type { TtsRequest } from '../../src/synthesis/tts-request.js'
+import { BENCH_VOICES } from '../helpers/voices.js'
+
+const VOICES = ['en_US-bench-x_low', 'en_GB-benchmulti-medium']
+const TEXT = 'Hello there, this is a test. A second sentence follows it, rather longer than the first, so that it makes several chunks of audio. Third!'
+
+async function start (env: Record<string, string>): Promise<RunningService & { stop: () => Promise<void> }> {
+  const voiceDir = await mkdtemp(join(tmpdir(), 'chorus-timing-'))
+  for (const name of VOICES) {
+    for (const ext of ['.onnx', '.onnx.json']) await cp(join(BENCH_VOICES, name + ext), join(voiceDir, name + ext))
+  }
+  const config = loadServiceConfig({
+    TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', TTS_VOICE_DIR: voiceDir, TTS_DEFAULT_VOICE: VOICES[0],
+    TTS_WORKERS_PER_VOICE: '2', TTS_TIMEOUT_SECONDS: '3600', TTS_CACHE_BYTES: '0', ...env
+  })
+  const service = await startService(config, createLogger('chorus-tts', 'error'))
+  return { ...service, stop: async () => { await service.close(); await rm(voiceDir, { recursive: true, force: true }) } }
+}
+
+interface Heard { timing: TimingChunk[], pcm: Buffer, late: number }
+
+/** Reads a WAV speech, noting timing chunks that came after audio they cover. */
+async function hear (service: RunningService, request: TtsRequest, timestamps: SpeechRequest['timestamps']): Promise<Heard> {
+  const speech = await service.deps.speech.open({ request, format: 'wav', stream: request.stream, log: service.deps.log, ...(timestamps !== undefined ? { timestamps } : {}) })
+  const audio: Buffer[] = []
+  let bytes = 0
+  const timing: TimingChunk[] = []
+  let late = 0
+  for await (const chunk of speech.chunks as AsyncIterable<SpeechChunk>) {
+    if (chunk.kind === 'audio') {
+      audio.push(Buffer.from(chunk.bytes))
+      bytes += chunk.bytes.length
+    } else {
+      timing.push(chunk)
+      const delivered = Math.max(0, (bytes - WAV_HEADER_BYTES) / 2)
+      if (chunk.phonemes.length > 0 && chunk.phonemes[0].startSample < delivered) late++
+    }
+  }
+  return { timing, pcm: Buffer.concat(audio).subarray(WAV_HEADER_BYTES), late }
+}
+
+/** The checks every answer must pass. */
+function exact (t: Test, heard: Heard, silenceSeconds: number, label: string): void {
+  const { timing, pcm } = heard
+  const silence = Math.floor((timing[0]?.sampleRate ?? 0) * silenceSeconds)
+  const samples = pcm.length / 2
+  t.ok(timing.length > 0, `${label}: timing was sent`)
+  t.equal(heard.late, 0, `${label}: no timing chunk came after its audio`)
+  let end = 0
+  let tiles = true
+  let gaps = true
+  timing.forEach((chunk, i) => {
+    const { phonemes, visemes } = chunk
+    const start = phonemes[0].startSample
+    if (i === 0 ? start !== 0 : start - end !== 0 && start - end !== silence) gaps = false
+    for (let p = 0; p < phonemes.length; p++) {
+      if (phonemes[p].endSample <= phonemes[p].startSample) tiles = false
+      if (p > 0 && phonemes[p].startSample !== phonemes[p - 1].endSample) tiles = false
+    }
+    for (let v = 0; v < visemes.length; v++) {
+      if (v > 0 && visemes[v].startSample !== visemes[v - 1].endSample) tiles = false
+    }
+    if (visemes[0].startSample !== start || visemes.at(-1)?.endSample !== phonemes.at(-1)?.endSample) tiles = false
+    end = phonemes.at(-1)?.endSample ?? end
+  })
+  t.ok(tiles, `${label}: phonemes and visemes tile each piece`)
+  t.ok(gaps, `${label}: pieces follow each other or the sentence_silence (${silence} samples)`)
+  t.equal(end, samples, `${label}: the last phoneme ends at the answer's last sample`)
+}
+
+// One service, so the voices load once: pieces past 50 phonemes (the
+// second sentence makes several), decoder chunks of 64 frames (the long
+// sentences are chunked, "Third!" is decoded whole).
+const service = await start({ TTS_DECODER_CHUNK_FRAMES: '64', TTS_STREAM_FIRST_CHUNK_FRAMES: '16', TTS_MAX_PHONEMES_PER_RUN: '50' })
+t.teardown(() => service.stop())
+
+for (const settings of [{ lengthScale: 1 }, { lengthScale: 1.6, sentenceSilence: 0.3 }]) {
+  t.test(`length_scale ${settings.lengthScale}, sentence_silence ${settings.sentenceSilence ?? 0}`, async t => {
+    const base: TtsRequest = { text: TEXT, voice: VOICES[0], noiseScale: 0, noiseW: 0, stream: false, ...settings }
+    const silence = settings.sentenceSilence ?? 0
+    const whole = await hear(service, base, ['word', 'phoneme', 'viseme'])
+    exact(t, whole, silence, 'whole')
+    t.ok(whole.timing.length > 3, `${whole.timing.length} pieces for 3 sentences: the long one was cut`)
+    const off = await hear(service, base, undefined)
+    t.ok(off.timing.length === 0 && off.pcm.equals(whole.pcm), 'the same audio with timing off, and no timing')
+    const streamed = await hear(service, { ...base, stream: true }, ['phoneme', 'viseme'])
+    exact(t, streamed, silence, 'streamed')
+  })
+}
+
+t.test('speakers of the multi-speaker voice: the first, a middle one and the last (all: test/engine/phoneme-timing.test.ts)', async t => {
+  for (const speaker of [0, 54, 108]) {
+    const heard = await hear(service, { text: 'Hi there. Bye.', voice: VOICES[1], speaker, noiseScale: 0, noiseW: 0, stream: speaker === 54 }, ['phoneme', 'viseme'])
+    exact(t, heard, 0, `speaker ${speaker}`)
+  }
+})
