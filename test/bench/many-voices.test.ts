@@ -53,11 +53,12 @@ t.test('round-robin takes the voices in turn', async t => {
 
 t.test('a sweep over 4 copies with room for 2 reports loads and evictions per level', async t => {
   const dir = join(root, 'sweep')
-  // The longest request timeout, as test services have (helpers/service.ts):
-  // beside a busy CPU, loads took over the default 60 s and requests failed.
+  // The longest request timeouts, the service's and the harness client's, as
+  // test services have (helpers/service.ts): beside a busy CPU, loads took
+  // over the default 60 s and requests failed.
   const io = captureIo({ TTS_MAX_LOADED_VOICES: '2', TTS_WORKERS_PER_VOICE: '1', TTS_TIMEOUT_SECONDS: '3600' })
   const code = await runBenchCommand(['--voices', await testVoiceDir(), '--voice', 'en_US-probe-medium', '--voices-count', '4',
-    '--concurrency', '1,2', '--requests', '8', '--warmup', '0', '--no-ceiling', '--out', dir], io)
+    '--concurrency', '1,2', '--requests', '8', '--warmup', '0', '--no-ceiling', '--timeout', '3600', '--out', dir], io)
   t.equal(code, 0, io.err())
   const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as SweepResults
   t.same(results.workload.voices.map(v => v.name), [1, 2, 3, 4].map(i => `en_US-probe_${i}-medium`))
