@@ -54,9 +54,12 @@ t.test('the validation is not vacuous: broken files are refused', async t => {
   t.notOk(validate(badRestart), 'a restart policy that is not a string')
 })
 
+/** The services `compose up` starts without a profile. */
+const chorusServices = Object.entries<Record<string, any>>(compose.services).filter(([, service]) => service.profiles === undefined)
+
 t.test('three services, each with a health check and a restart policy', async t => {
-  t.same(Object.keys(compose.services).sort(), ['spawner', 'tools', 'tts'])
-  for (const [name, service] of Object.entries<Record<string, any>>(compose.services)) {
+  t.same(chorusServices.map(([name]) => name).sort(), ['spawner', 'tools', 'tts'])
+  for (const [name, service] of chorusServices) {
     t.equal(service.restart, 'unless-stopped', `${name} restarts`)
     t.match(service.healthcheck?.test?.[0], 'CMD', `${name} has a health check`)
     t.equal(service.image, '${CHORUS_IMAGE:-chorus:latest}', `${name} runs the one image`)
@@ -74,7 +77,25 @@ t.test('three services, each with a health check and a restart policy', async t 
   t.same(spawner.ports, ['127.0.0.1:8993:8993'])
   t.same(spawner.volumes, ['spawner-state:/state'])
   t.same(spawner.command, ['--state-file', '/state/bots.json'])
-  t.same(Object.keys(compose.volumes).sort(), ['spawner-state', 'voices'])
+  t.same(Object.keys(compose.volumes).sort(), ['grafana-data', 'prometheus-data', 'spawner-state', 'voices'])
+})
+
+t.test('the monitoring profile: Prometheus and Grafana over the files in deploy/, on loopback only', async t => {
+  const { prometheus, grafana } = compose.services
+  t.same(prometheus.profiles, ['monitoring'])
+  t.same(grafana.profiles, ['monitoring'])
+  for (const service of [prometheus, grafana]) {
+    for (const port of service.ports) t.match(port, /^127\.0\.0\.1:/)
+    for (const volume of service.volumes as string[]) {
+      if (!volume.startsWith('./')) continue
+      const hostPath = volume.split(':')[0] as string
+      t.ok(existsSync(join(PACKAGE_ROOT, hostPath)), `${hostPath} exists`)
+      t.match(volume, /:ro$/, `${hostPath} is mounted read-only`)
+    }
+  }
+  const scrape = parse(await readFile(join(PACKAGE_ROOT, 'deploy/prometheus.yml'), 'utf8')) as { scrape_configs: Array<{ job_name: string, static_configs: Array<{ targets: string[] }> }> }
+  t.same(scrape.scrape_configs.map(job => [job.job_name, job.static_configs[0]?.targets]),
+    [['chorus-tts', ['tts:8995']], ['chorus-tools', ['tools:8999']]], 'both Chorus servers, by their compose names and ports')
 })
 
 t.test('the TTS service gets longer than a request may take to stop', async t => {
@@ -83,7 +104,7 @@ t.test('the TTS service gets longer than a request may take to stop', async t =>
 })
 
 t.test('no secrets in the file: they come from git-ignored env files with committed examples', async t => {
-  for (const [name, service] of Object.entries<Record<string, any>>(compose.services)) {
+  for (const [name, service] of chorusServices) {
     for (const key of Object.keys(service.environment ?? {})) t.notMatch(key, /TOKEN|SECRET|PASSWORD|KEY/, `${name}: ${key}`)
     t.ok(existsSync(join(PACKAGE_ROOT, `${service.env_file as string}.example`)), `${name}: ${service.env_file as string}.example exists`)
   }
