@@ -13,6 +13,7 @@ import type { PhraseCache } from '../synthesis/phrase-cache.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
 import type { VoiceRegistry } from '../voices/registry.js'
+import type { VoiceInstaller } from '../voices/installer.js'
 
 /** The settings the routes read; the service's config has them all. */
 export interface HttpSettings {
@@ -23,6 +24,8 @@ export interface HttpSettings {
   preloadVoices: string[] | '*'
   /** TTS_ALLOWED_ORIGINS: browser origins besides the service's own. */
   allowedOrigins: string[]
+  /** TTS_ADMIN_TOKEN; unset, the voice admin API answers 403. */
+  adminToken: string | undefined
 }
 
 export interface ServiceDeps {
@@ -38,4 +41,6 @@ export interface ServiceDeps {
   metrics: ServiceMetrics
   preload: Preloader
   encoders: EncoderPool
+  /** Installs and removes voices for the admin API. */
+  installer: VoiceInstaller
 }

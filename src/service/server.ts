@@ -15,6 +15,7 @@ import { Preloader } from '../pool/preload.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
+import { VoiceInstaller } from '../voices/installer.js'
 import type { ServiceConfig } from './config.js'
 import { ServiceMetrics, speechMetrics } from '../http/metrics.js'
 import { SpeechService } from '../synthesis/speech-service.js'
@@ -67,6 +68,18 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
   }
 }
 
+/** The admin API's installer: its changes show at once, not at the next rescan. */
+function voiceInstaller (config: ServiceConfig, registry: VoiceRegistry, log: Logger): VoiceInstaller {
+  const installLog = log.child({ component: 'voice-installer' })
+  return new VoiceInstaller({
+    voiceDir: config.voiceDir,
+    catalogPath: config.voiceCatalog,
+    source: config.voiceSource,
+    log: { info: (fields, message) => installLog.info(fields, message), warn: (fields, message) => installLog.warn(fields, message) },
+    onChange: async () => await registry.rescan()
+  })
+}
+
 export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs)
@@ -115,7 +128,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const preload = new Preloader(pools, registry, log)
   const encoders = new EncoderPool(config.encoderThreads, log)
   const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics))
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders }
+  const installer = voiceInstaller(config, registry, log)
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, installer }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -156,6 +170,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       log.info('shutting down: finishing requests in flight')
+      installer.close()
       await listening.close()
       registry.close()
       await preload.stop()
