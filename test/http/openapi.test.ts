@@ -18,7 +18,7 @@ for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSche
 
 t.test('the document: OpenAPI 3.1, every route, the validators\' own schemas', async t => {
   t.equal(doc.openapi, '3.1.0')
-  t.same(Object.keys(doc.paths).sort(), ['/', '/health', '/metrics', '/openapi.json', '/tts', '/v1/audio/speech', '/v1/audio/voices', '/v1/models', '/v1/tts', '/voices'])
+  t.same(Object.keys(doc.paths).sort(), ['/', '/admin/voices', '/admin/voices/{name}', '/health', '/metrics', '/openapi.json', '/tts', '/v1/audio/speech', '/v1/audio/voices', '/v1/models', '/v1/tts', '/voices'])
   t.same(doc.components.schemas.SpeechRequest, JSON.parse(JSON.stringify(SPEECH_REQUEST)))
   t.same(doc.components.schemas.TtsRequest, JSON.parse(JSON.stringify(TTS_REQUEST)))
   t.same(Object.keys(doc.paths['/v1/audio/speech'].post.responses[200].content).sort(), ['audio/flac', 'audio/mpeg', 'audio/ogg', 'audio/pcm', 'audio/wav', 'text/event-stream'])
