@@ -142,7 +142,7 @@ t.test('--help on every command prints its usage and exits 0 without starting an
     [['--help'], /^usage: chorus <command>/],
     [['serve', '--help'], /^usage: chorus serve\n/],
     [['say', '--help'], /^usage: chorus say TEXT/],
-    [['voices', '--help'], /^usage: chorus voices \[list \| install-bundled\]/],
+    [['voices', '--help'], /^usage: chorus voices \[list \| install-bundled \| install NAME\.\.\. \| remove NAME\.\.\.\]/],
     [['tools', '--help'], /^Usage: chorus tools/],
     [['spawner', '--help'], /^Usage: chorus spawner/],
     [['bench', '--help'], /^Usage: chorus bench/]
