@@ -79,7 +79,7 @@ mkdir -p "$scratch/project/deploy"
 cp "$root/compose.yaml" "$scratch/project/"
 spawner_token=$(node -e "console.log(require('crypto').randomBytes(24).toString('hex'))")
 tools_token=$(node -e "console.log(require('crypto').randomBytes(24).toString('hex'))")
-printf 'SPAWNER_TOKEN=%s\nCHORUS_TOOLS_TOKEN=%s\nOPENSIM_BOT_FIRST=Root\nOPENSIM_BOT_LAST=Governor\n' "$spawner_token" "$tools_token" > "$scratch/project/deploy/compose.env"
+printf 'SPAWNER_TOKEN=%s\nCHORUS_TOOLS_TOKEN=%s\n' "$spawner_token" "$tools_token" > "$scratch/project/deploy/compose.env"
 printf 'TTS_DEFAULT_VOICE=en_US-probe-medium\nTTS_WORKERS_PER_VOICE=1\n' > "$scratch/project/deploy/tts.env"
 free_port() { node -e "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close() })"; }
 tts_port=$(free_port); tools_port=$(free_port)
