@@ -21,7 +21,8 @@ const USAGE = `usage: chorus <command> [flags]    (chorus <command> --help for i
   say TEXT [--voice NAME] [--speaker S] [--length-scale X] [--noise-scale X]
       [--noise-w X] [--sentence-silence S] [--voice-dir DIR] -o FILE.wav
                                           speak into a WAV file, no server needed
-  voices install-bundled                  copy bundled voices into TTS_VOICE_DIR
+  voices [list | install-bundled]         list voices; copy bundled ones into TTS_VOICE_DIR
+  voices install|remove NAME...           add catalogue voices (size, md5 checked) or remove them
   tools [--stdio] [flags]                 bot spawner tools over MCP (see README)
   spawner [flags]                         the reference bot spawner
   bench [flags] | bench targets | bench compare a.json b.json

@@ -2,10 +2,12 @@
 // left out with the reason; the built-in voice is always there.
 // chorus voices install-bundled: copies every bundled voice that is missing
 // from TTS_VOICE_DIR (the container entrypoint runs this before the service).
-// Both print plain sentences for a person, not the service's JSON log.
+// chorus voices install|remove NAME...: the admin API's installer
+// (voices/installer.ts) from the command line, with the same checks.
+// All print plain sentences for a person, not the service's JSON log.
 
 import { parseArgs } from 'node:util'
-import { InvalidArgumentError } from '../errors.js'
+import { InvalidArgumentError, isChorusError } from '../errors.js'
 import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../service/config.js'
 import type { Env } from '../shared/config-values.js'
 import { createLogger } from '../shared/logger.js'
@@ -13,25 +15,51 @@ import { expectedMessage } from '../validate.js'
 import { initRuntime } from '../engine/index.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 import { installBundledVoices, type InstallLog } from '../voices/bundled.js'
+import { VoiceInstaller } from '../voices/installer.js'
 import { VoiceRegistry } from '../voices/registry.js'
+import { assertVoiceName } from '../voices/voice-name.js'
 
-export const VOICES_USAGE = `usage: chorus voices [list | install-bundled]
+export const VOICES_USAGE = `usage: chorus voices [list | install-bundled | install NAME... | remove NAME...]
 
   list              (the default) the voices in the voice folder (TTS_VOICE_DIR,
                     default ./${DEFAULT_VOICE_DIR}), those left out and why, and
                     the built-in voice ${BUILTIN_VOICE}
   install-bundled   copy the bundled voices (CHORUS_BUNDLED_VOICE_DIR) that are
                     missing from the voice folder; voices already there are kept
+  install NAME...   download catalogue voices (TTS_VOICE_CATALOG) from
+                    TTS_VOICE_SOURCE into the voice folder, size and md5 checked
+  remove NAME...    remove installed voices from the voice folder
   -h, --help        show this help
 
-To download more voices, see docs/voices.md.`
+A running service sees the change within TTS_VOICE_RESCAN_SECONDS; its admin
+API (POST/DELETE /admin/voices/NAME) does the same at once. See docs/voices.md.`
 
-const SUBCOMMANDS = ['list', 'install-bundled']
+const SUBCOMMANDS = ['list', 'install-bundled', 'install', 'remove']
+/** Subcommands that take voice names; the others take none. */
+const WITH_NAMES = new Set(['install', 'remove'])
 
 /** Install messages as sentences: results on stdout, warnings on stderr. */
 const SENTENCES: InstallLog = {
   info: (_fields, message) => console.log(message),
   warn: (_fields, message) => console.error(`warning: ${message}`)
+}
+
+/** Installs or removes each voice in turn, stopping at the first failure
+ * (exit 1, the reason printed): what was done before it stays done. */
+async function change (action: 'install' | 'remove', names: string[], config: ServiceConfig): Promise<number> {
+  const installer = new VoiceInstaller({ voiceDir: config.voiceDir, catalogPath: config.voiceCatalog, source: config.voiceSource, log: SENTENCES })
+  for (const name of names) {
+    try {
+      // Each prints its own sentence through SENTENCES.
+      if (action === 'remove') await installer.remove(name)
+      else await installer.install(name)
+    } catch (error) {
+      if (!isChorusError(error) || error instanceof InvalidArgumentError) throw error
+      console.error(`chorus voices ${action}: ${error.message}`)
+      return 1
+    }
+  }
+  return 0
 }
 
 async function list ({ voiceDir, rescanMs, ortLibrary, espeakData }: ServiceConfig): Promise<number> {
@@ -63,11 +91,17 @@ export async function voices (argv: string[], env: Env): Promise<number> {
     return 0
   }
   const subcommand = positionals[0] ?? 'list'
-  if (positionals.length > 1 || !SUBCOMMANDS.includes(subcommand)) {
+  if (!SUBCOMMANDS.includes(subcommand) || (positionals.length > 1 && !WITH_NAMES.has(subcommand))) {
     throw new InvalidArgumentError(expectedMessage(`one of the subcommands ${SUBCOMMANDS.join(', ')}`, 'chorus voices', positionals.join(' ')))
   }
+  const names = positionals.slice(1)
+  if (WITH_NAMES.has(subcommand) && names.length === 0) {
+    throw new InvalidArgumentError(expectedMessage('at least one voice name like en_US-lessac-medium', `chorus voices ${subcommand}`, ''))
+  }
+  names.forEach((name, index) => assertVoiceName(name, `chorus voices ${subcommand} (name ${index + 1})`))
   const config = loadServiceConfig(env)
   if (subcommand === 'list') return await list(config)
+  if (WITH_NAMES.has(subcommand)) return await change(subcommand as 'install' | 'remove', names, config)
   const result = await installBundledVoices(config.bundledVoiceDir, config.voiceDir, SENTENCES)
   if (result.copied.length === 0) console.log(`No voice copied: ${config.voiceDir} already has every bundled voice, or there are none.`)
   return 0

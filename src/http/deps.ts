@@ -14,6 +14,7 @@ import type { PhraseCache } from '../synthesis/phrase-cache.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
 import type { VoiceRegistry } from '../voices/registry.js'
+import type { VoiceInstaller } from '../voices/installer.js'
 
 /** The settings the routes read; the service's config has them all. */
 export interface HttpSettings {
@@ -26,6 +27,8 @@ export interface HttpSettings {
   allowedOrigins: string[]
   /** TTS_METRICS_PUBLIC: /metrics without a key when keys are set. */
   metricsPublic: boolean
+  /** TTS_ADMIN_TOKEN; unset, the voice admin API answers 403. */
+  adminToken: string | undefined
 }
 
 export interface ServiceDeps {
@@ -43,4 +46,6 @@ export interface ServiceDeps {
   access: ApiAccess
   preload: Preloader
   encoders: EncoderPool
+  /** Installs and removes voices for the admin API. */
+  installer: VoiceInstaller
 }

@@ -26,6 +26,31 @@ function errors (schema: string, statuses: number[]): Record<string, unknown> {
   return Object.fromEntries(statuses.map(s => [String(s), { description: why[s], content: json(ref(schema)) }]))
 }
 
+/** The voice admin API (routes/voices-admin.ts): bearer TTS_ADMIN_TOKEN. */
+function voiceAdminPaths (): Record<string, unknown> {
+  const security = [{ adminToken: [] }]
+  const refusal = (description: string) => ({ description, content: json(ref('Error')) })
+  const denied = { 401: refusal('No or a wrong admin bearer token'), 403: refusal('No TTS_ADMIN_TOKEN on this service, or a page from a foreign origin') }
+  const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'A voice name like en_US-lessac-medium' }
+  return {
+    '/admin/voices': { get: { summary: 'The voice catalogue with what is installed or installing', security, responses: { 200: { description: 'Catalogue voices with their state', content: json({ type: 'object' }) }, ...denied } } },
+    '/admin/voices/{name}': {
+      post: {
+        summary: 'Install a catalogue voice from TTS_VOICE_SOURCE, size and md5 checked',
+        security,
+        parameters: [name],
+        responses: { 200: { description: 'Already installed, intact', content: json({ type: 'object' }) }, 201: { description: 'Installed', content: json({ type: 'object' }) }, 400: refusal('Not a voice name'), ...denied, 404: refusal('Not in the catalogue'), 409: refusal('The voice folder is read-only'), 502: refusal('The download failed or did not match the catalogue; nothing was installed') }
+      },
+      delete: {
+        summary: 'Remove an installed voice',
+        security,
+        parameters: [name],
+        responses: { 204: { description: 'Removed' }, 400: refusal('Not a voice name'), ...denied, 404: refusal('Not installed'), 409: refusal('Being installed, or the voice folder is read-only') }
+      }
+    }
+  }
+}
+
 export function openApiDocument (version: string): Record<string, unknown> {
   const synthesis = {
     requestBody: { required: true, content: json(ref('TtsRequest')) },
@@ -52,10 +77,12 @@ export function openApiDocument (version: string): Record<string, unknown> {
       '/voices': { get: { summary: 'Installed voices with details', responses: { 200: { description: 'Voice names, the default voice and details', content: json({ type: 'object' }) } } } },
       '/health': { get: { summary: 'Liveness, voices and load', responses: { 200: { description: 'Status', content: json({ type: 'object' }) } } } },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+      ...voiceAdminPaths(),
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
       '/': { get: { summary: 'The playground: a page to type text and listen', responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } }
     },
     components: {
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'TTS_ADMIN_TOKEN' } },
       schemas: {
         TtsRequest: withTiming(TTS_REQUEST),
         SpeechRequest: withTiming(SPEECH_REQUEST),

@@ -9,6 +9,8 @@ import { loadVoiceMap, type VoiceTarget } from '../openai/voice-map.js'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import { loadKeysFile, type ApiKey } from '../access/keys-file.js'
+import { DEFAULT_CATALOG_PATH } from '../voices/catalog.js'
+import { DEFAULT_BASE_URL } from '../voices/fetch.js'
 import {
   choiceSetting, configError, CORES, envSetting, hostSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
 } from '../shared/config-values.js'
@@ -93,6 +95,12 @@ export interface ServiceConfig {
   }
   ortLibrary?: string
   espeakData?: string
+  /** TTS_ADMIN_TOKEN: the bearer token of the voice admin API; unset, the API is off. */
+  adminToken: string | undefined
+  /** TTS_VOICE_SOURCE: http:, https: or file: URL of a folder laid out like Piper's voices repository. */
+  voiceSource: string
+  /** TTS_VOICE_CATALOG: the voices that may be installed, with their files' sizes and md5. */
+  voiceCatalog: string
 }
 
 export const DEFAULT_VOICE = 'en_US-lessac-medium'
@@ -217,6 +225,28 @@ export function loadServiceConfig (env: Env): ServiceConfig {
       maxMessageBytes: integerSetting(read('TTS_WS_MAX_MESSAGE_BYTES'), 1024, 16 * 1024 * 1024, 64 * 1024)
     },
     ortLibrary: stringSetting(read('CHORUS_ORT_LIBRARY'), undefined),
-    espeakData: stringSetting(read('CHORUS_ESPEAK_DATA'), undefined)
+    espeakData: stringSetting(read('CHORUS_ESPEAK_DATA'), undefined),
+    adminToken: adminTokenSetting(read('TTS_ADMIN_TOKEN')),
+    voiceSource: sourceSetting(read('TTS_VOICE_SOURCE')),
+    voiceCatalog: resolve(stringSetting(read('TTS_VOICE_CATALOG'), DEFAULT_CATALOG_PATH))
   }
+}
+
+/** Long enough not to be guessed, and one word, as a bearer token must be. */
+function adminTokenSetting (setting: Setting | undefined): string | undefined {
+  if (setting === undefined) return undefined
+  if (setting.value.length < 16 || /\s/.test(setting.value)) throw configError('a token of at least 16 characters without spaces', { ...setting, value: '(hidden)' })
+  return setting.value
+}
+
+function sourceSetting (setting: Setting | undefined): string {
+  if (setting === undefined) return DEFAULT_BASE_URL
+  let protocol: string | undefined
+  try {
+    protocol = new URL(setting.value).protocol
+  } catch {
+    // Not a URL: refused just below, naming the variable.
+  }
+  if (protocol === undefined || !['http:', 'https:', 'file:'].includes(protocol)) throw configError('an http:, https: or file: URL', setting)
+  return setting.value
 }

@@ -15,6 +15,7 @@ import { Preloader } from '../pool/preload.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
+import { VoiceInstaller } from '../voices/installer.js'
 import type { ServiceConfig } from './config.js'
 import { accessCounts, ServiceMetrics, speechMetrics } from '../http/metrics.js'
 import { ApiAccess } from '../access/access.js'
@@ -75,6 +76,18 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
   }
 }
 
+/** The admin API's installer: its changes show at once, not at the next rescan. */
+function voiceInstaller (config: ServiceConfig, registry: VoiceRegistry, log: Logger): VoiceInstaller {
+  const installLog = log.child({ component: 'voice-installer' })
+  return new VoiceInstaller({
+    voiceDir: config.voiceDir,
+    catalogPath: config.voiceCatalog,
+    source: config.voiceSource,
+    log: { info: (fields, message) => installLog.info(fields, message), warn: (fields, message) => installLog.warn(fields, message) },
+    onChange: async () => await registry.rescan()
+  })
+}
+
 export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
@@ -126,7 +139,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   keys?.watch(config.apiKeysReloadMs)
   const access = new ApiAccess(keys, new Quotas(() => performance.now(), config.timeoutMs), accessCounts(metrics))
   const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics, (tenant, seconds) => access.chargeAudio(tenant, seconds)))
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access }
+  const installer = voiceInstaller(config, registry, log)
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -170,6 +184,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
       log.info('shutting down: finishing requests in flight')
       // An open socket would hold the server open: its contexts stop now.
       websockets.close()
+      installer.close()
       await listening.close()
       registry.close()
       access.close()

@@ -9,6 +9,7 @@ import { startToolsHttpServer } from './http-transport.js'
 import { exposureWarning } from './exposure.js'
 import { createLogger, type Logger } from '../shared/logger.js'
 import type { McpServerContext } from './mcp-session.js'
+import { ToolMetrics } from './metrics.js'
 import { fullName } from '../shared/bot-names.js'
 import { shutdownOn, untilAborted } from '../shared/shutdown.js'
 import { createSpawnerClient } from './spawner-client.js'
@@ -68,7 +69,8 @@ export async function runToolsCommand (argv: string[], io: CommandIo): Promise<n
     logger,
     secrets: [config.spawner.token, config.http.token].filter((secret): secret is string => secret !== undefined),
     maxBatch: config.limits.maxBatch,
-    calls: spawnerCallLimits(config.limits.callsPerSession, config.limits.spawnerCalls)
+    calls: spawnerCallLimits(config.limits.callsPerSession, config.limits.spawnerCalls),
+    ...(config.transport === 'http' ? { metrics: new ToolMetrics() } : {})
   }
   const shutdown = shutdownOn(io.signal)
   try {

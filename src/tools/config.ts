@@ -141,8 +141,8 @@ export function parseToolsConfig (argv: readonly string[], env: Env): ToolsConfi
 
 function pathSetting (setting: Setting | undefined): string {
   if (setting === undefined) return TOOLS_DEFAULTS.path
-  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(setting.value) || setting.value === '/healthz') {
-    throw configError('a URL path starting with "/" (not /healthz)', setting)
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(setting.value) || ['/healthz', '/metrics'].includes(setting.value)) {
+    throw configError('a URL path starting with "/" (not /healthz or /metrics)', setting)
   }
   return setting.value
 }

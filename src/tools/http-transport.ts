@@ -45,6 +45,14 @@ export function createToolsHttpApp (options: ToolsHttpOptions): Koa {
 
   const router = new Router()
   router.get('/healthz', (ctx) => { ctx.body = { status: 'ok' } })
+  const metrics = context.metrics
+  if (metrics !== undefined) {
+    // Counts only (no bot names, no tokens), so as open as /healthz.
+    router.get('/metrics', async (ctx) => {
+      ctx.type = metrics.registry.contentType
+      ctx.body = await metrics.registry.metrics()
+    })
+  }
   const guard = [checkOrigin(config.allowedOrigins), checkToken(config.token)]
   router.post(config.path, ...guard, async (ctx) => {
     await handlePost(ctx, { context, sessions, newSessions, maxBodyBytes })

@@ -13,6 +13,7 @@ import { failure, success, type Dispatchable, type JsonRpcId, type JsonRpcRespon
 import type { Logger } from '../shared/logger.js'
 import { redactResult, toCallToolResult } from './result.js'
 import type { SpawnerClient } from './spawner-client.js'
+import type { ToolMetrics } from './metrics.js'
 import { limitSpawnerCalls, type SpawnerCallLimits } from './spawner-limits.js'
 
 /** Newest first; a client asking for another version is offered the newest. */
@@ -33,6 +34,8 @@ export interface McpServerContext {
   maxBatch: number
   /** How many spawner calls may run at once, per session and in total. */
   calls: SpawnerCallLimits
+  /** Counts tool calls for GET /metrics (the HTTP transport's); none on stdio. */
+  metrics?: ToolMetrics
 }
 
 export class McpSession {
@@ -114,7 +117,9 @@ export class McpSession {
     const started = performance.now()
     const { identity, ownership, logger, secrets } = this.#context
     const result = redactResult(await tool.run(args, { spawner: this.#spawner, identity, ownership, signal }), secrets)
-    logger.info({ tool: tool.name, ok: result.ok, status: result.status, ms: Math.round(performance.now() - started) }, 'tool called')
+    const ms = performance.now() - started
+    this.#context.metrics?.called(tool.name, result.ok, ms / 1000)
+    logger.info({ tool: tool.name, ok: result.ok, status: result.status, ms: Math.round(ms) }, 'tool called')
     return toCallToolResult(result)
   }
 

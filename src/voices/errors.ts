@@ -95,3 +95,28 @@ export class VoiceBrokenError extends ChorusError {
     super('ERR_VOICE_BROKEN', `Voice ${voice} cannot be loaded: ${reason}`, { status: 500, expose: true, details: { voice, reason } })
   }
 }
+
+/** The voice folder cannot be written (a read-only mount, no write
+ * permission): voices cannot be installed or removed through Chorus. */
+export class VoiceFolderReadOnlyError extends ChorusError {
+  constructor (readonly dir: string, reason: string) {
+    super('ERR_VOICE_DIR_READ_ONLY',
+      `The voice folder ${dir} is read-only (${reason}): voices cannot be installed or removed here; mount it read-write, or manage its files outside Chorus`,
+      { status: 409, expose: true, details: { dir, reason } })
+  }
+}
+
+/** Removing a voice whose files are not in the voice folder. */
+export class VoiceNotInstalledError extends ChorusError {
+  constructor (readonly voice: string, dir: string) {
+    super('ERR_VOICE_NOT_INSTALLED', `Voice "${voice}" is not installed in ${dir}`, { status: 404, expose: true, details: { voice } })
+  }
+}
+
+/** Removing a voice while it is being installed. */
+export class VoiceInstallingError extends ChorusError {
+  constructor (readonly voice: string) {
+    super('ERR_VOICE_INSTALLING', `Voice "${voice}" is being installed: remove it once the install has ended`,
+      { status: 409, expose: true, details: { voice } })
+  }
+}

@@ -39,6 +39,9 @@ export interface FetchVoicesOptions {
   signal?: AbortSignal
   /** Progress: each file fetched, each voice installed or already present. */
   log?: InstallLog
+  /** Bytes of `file` received so far, called as they arrive (and once with
+   * the whole size for a file already installed intact). */
+  onProgress?: (file: CatalogFile, bytes: number) => void
 }
 
 export interface FetchedVoice {
@@ -71,6 +74,7 @@ interface Context {
   source: FileSource
   signal: AbortSignal | undefined
   log: InstallLog
+  onProgress: (file: CatalogFile, bytes: number) => void
 }
 
 /** Installs the named voices, in order, stopping at the first failure. Names
@@ -83,7 +87,8 @@ export async function fetchVoices (names: readonly string[], options: FetchVoice
     destDir: options.destDir,
     source: chooseSource(options),
     signal: options.signal,
-    log: options.log ?? SILENT_LOG
+    log: options.log ?? SILENT_LOG,
+    onProgress: options.onProgress ?? (() => {})
   }
   const catalog = await resolveCatalog(options.catalog)
   const voices = new Set(names.map((name, index) => lookUp(catalog, name, `names[${index}]`)))
@@ -227,7 +232,10 @@ async function installVoice (voice: CatalogVoice, context: Context): Promise<Fet
   const staged: Array<{ temp: string, target: string, bytes: number }> = []
   try {
     for (const [file, target] of wanted) {
-      if (await isInstalled(target, file)) continue
+      if (await isInstalled(target, file)) {
+        context.onProgress(file, file.sizeBytes)
+        continue
+      }
       const temp = temporaryPath(target)
       staged.push({ temp, target, bytes: file.sizeBytes })
       await download(file, temp, context)
@@ -304,6 +312,7 @@ async function download (file: CatalogFile, temp: string, context: Context): Pro
       bytes += chunk.byteLength
       if (bytes > file.sizeBytes) throw new VoiceFileSizeError({ file: file.path, source: from, expected: file.sizeBytes, actual: bytes })
       hash.update(chunk)
+      context.onProgress(file, bytes)
       yield chunk
     }
   }

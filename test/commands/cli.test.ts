@@ -142,7 +142,7 @@ t.test('--help on every command prints its usage and exits 0 without starting an
     [['--help'], /^usage: chorus <command>/],
     [['serve', '--help'], /^usage: chorus serve\n/],
     [['say', '--help'], /^usage: chorus say TEXT/],
-    [['voices', '--help'], /^usage: chorus voices \[list \| install-bundled\]/],
+    [['voices', '--help'], /^usage: chorus voices \[list \| install-bundled \| install NAME\.\.\. \| remove NAME\.\.\.\]/],
     [['tools', '--help'], /^Usage: chorus tools/],
     [['spawner', '--help'], /^Usage: chorus spawner/],
     [['bench', '--help'], /^Usage: chorus bench/]
@@ -155,7 +155,7 @@ t.test('--help on every command prints its usage and exits 0 without starting an
   }
   const bad = await chorus(['voices', 'install-everything'])
   t.equal(bad.code, 2)
-  t.match(bad.stderr, /Expected one of the subcommands list, install-bundled for chorus voices but received "install-everything" \(string\)/)
+  t.match(bad.stderr, /Expected one of the subcommands list, install-bundled, install, remove for chorus voices but received "install-everything" \(string\)/)
 })
 
 t.test('chorus voices alone lists the folder\'s voices, the built-in one and those left out', async t => {

@@ -28,6 +28,7 @@ function dropIds (node: unknown): void {
 }
 dropIds(schema)
 const compose = parse(await readFile(join(PACKAGE_ROOT, 'compose.yaml'), 'utf8')) as Record<string, any>
+const monitoring = parse(await readFile(join(PACKAGE_ROOT, 'deploy/compose.monitoring.yaml'), 'utf8')) as Record<string, any>
 
 // The schema is from before ajv's strict mode (it uses draft-04 `id`s), and
 // its formats are Compose's own: these are written from the specification.
@@ -40,6 +41,7 @@ const validate = ajv.compile(schema)
 
 t.test('compose.yaml is valid against the Compose specification', async t => {
   t.ok(validate(compose), JSON.stringify(validate.errors, null, 2))
+  t.ok(validate(monitoring), `deploy/compose.monitoring.yaml: ${JSON.stringify(validate.errors, null, 2)}`)
 })
 
 t.test('the validation is not vacuous: broken files are refused', async t => {
@@ -54,20 +56,22 @@ t.test('the validation is not vacuous: broken files are refused', async t => {
   t.notOk(validate(badRestart), 'a restart policy that is not a string')
 })
 
+const chorusServices = Object.entries<Record<string, any>>(compose.services)
+
 t.test('three services, each with a health check and a restart policy', async t => {
-  t.same(Object.keys(compose.services).sort(), ['spawner', 'tools', 'tts'])
-  for (const [name, service] of Object.entries<Record<string, any>>(compose.services)) {
+  t.same(chorusServices.map(([name]) => name).sort(), ['spawner', 'tools', 'tts'])
+  for (const [name, service] of chorusServices) {
     t.equal(service.restart, 'unless-stopped', `${name} restarts`)
     t.match(service.healthcheck?.test?.[0], 'CMD', `${name} has a health check`)
     t.equal(service.image, '${CHORUS_IMAGE:-chorus:latest}', `${name} runs the one image`)
     t.equal(service.read_only, true, `${name} has a read-only root file system`)
   }
   const { tts, tools, spawner } = compose.services
-  t.same(tts.ports, ['8995:8995'])
+  t.same(tts.ports, ['${CHORUS_TTS_PORT:-8995}:8995'])
   t.match(tts.healthcheck.test.join(' '), '127.0.0.1:8995/ready')
   t.same(tts.volumes, ['voices:/voices'])
   t.equal(tts.environment.TTS_VOICE_DIR, '/voices')
-  t.same(tools.ports, ['8999:8999'])
+  t.same(tools.ports, ['${CHORUS_TOOLS_PORT:-8999}:8999'])
   t.same(tools.entrypoint, ['/app/scripts/tools-entrypoint.sh'])
   t.match(tools.environment, { SPAWNER_HOST: 'spawner', SPAWNER_PORT: '8993' })
   t.same(tools.depends_on, { spawner: { condition: 'service_healthy' } })
@@ -77,13 +81,31 @@ t.test('three services, each with a health check and a restart policy', async t 
   t.same(Object.keys(compose.volumes).sort(), ['spawner-state', 'voices'])
 })
 
+t.test('the monitoring file: Prometheus and Grafana over the files in deploy/, on loopback only', async t => {
+  const { prometheus, grafana } = monitoring.services
+  t.same(Object.keys(monitoring.services).sort(), ['grafana', 'prometheus'])
+  t.same(Object.keys(monitoring.volumes).sort(), ['grafana-data', 'prometheus-data'])
+  for (const service of [prometheus, grafana]) {
+    for (const port of service.ports) t.match(port, /^127\.0\.0\.1:/)
+    for (const volume of service.volumes as string[]) {
+      if (!volume.startsWith('./')) continue
+      const hostPath = volume.split(':')[0] as string
+      t.ok(existsSync(join(PACKAGE_ROOT, hostPath)), `${hostPath} exists`)
+      t.match(volume, /:ro$/, `${hostPath} is mounted read-only`)
+    }
+  }
+  const scrape = parse(await readFile(join(PACKAGE_ROOT, 'deploy/prometheus.yml'), 'utf8')) as { scrape_configs: Array<{ job_name: string, static_configs: Array<{ targets: string[] }> }> }
+  t.same(scrape.scrape_configs.map(job => [job.job_name, job.static_configs[0]?.targets]),
+    [['chorus-tts', ['tts:8995']], ['chorus-tools', ['tools:8999']]], 'both Chorus servers, by their compose names and ports')
+})
+
 t.test('the TTS service gets longer than a request may take to stop', async t => {
   const grace = /^(\d+)s$/.exec(compose.services.tts.stop_grace_period)
   t.ok(grace !== null && Number(grace[1]) > 60, 'above the default TTS_TIMEOUT_SECONDS of 60')
 })
 
 t.test('no secrets in the file: they come from git-ignored env files with committed examples', async t => {
-  for (const [name, service] of Object.entries<Record<string, any>>(compose.services)) {
+  for (const [name, service] of chorusServices) {
     for (const key of Object.keys(service.environment ?? {})) t.notMatch(key, /TOKEN|SECRET|PASSWORD|KEY/, `${name}: ${key}`)
     t.ok(existsSync(join(PACKAGE_ROOT, `${service.env_file as string}.example`)), `${name}: ${service.env_file as string}.example exists`)
   }

@@ -50,7 +50,7 @@ async function serve (access: ApiAccess, metricsPublic = false): Promise<string>
   router.get('/voices', ctx => { ctx.body = { tenant: ctx.state.identity?.tenant } })
   router.get('/health', ctx => { ctx.body = { status: 'ok' } })
   router.get('/metrics', async ctx => { ctx.body = await metrics.registry.metrics() })
-  router.post('/voices/install', requireAdmin(), ctx => { ctx.body = { installed: true } })
+  router.post('/voices/install', requireAdmin(undefined), ctx => { ctx.body = { installed: true } })
   app.use(serviceErrors())
   app.use(requestId(log))
   app.use(requireKey(access, { metricsPublic }))

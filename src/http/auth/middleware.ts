@@ -9,6 +9,10 @@ import type Koa from 'koa'
 import type { ChorusState } from '../context.js'
 import type { ApiAccess } from '../../access/access.js'
 import { adminRequired, unauthorized } from '../../access/errors.js'
+import { ChorusError } from '../../errors.js'
+import { bearerMatches } from '../../shared/bearer.js'
+
+const ADMIN_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="chorus-admin"' }
 
 export const PUBLIC_PATHS: readonly string[] = ['/health', '/ready', '/', '/playground.js', '/playground.css']
 
@@ -24,16 +28,28 @@ export function requireKey (access: ApiAccess, options: { metricsPublic: boolean
 }
 
 /**
- * For admin-only routes (voice install and removal): 403 for a key with the
- * role "user". With keys off every request may do everything, as before
- * keys existed: set a keys file before exposing admin routes.
+ * For admin-only routes (voice install and removal). With keys set, an admin
+ * is a key with the role "admin" (403 for a "user" key; requireKey already
+ * answered 401 without one). Without keys, the one bearer token
+ * TTS_ADMIN_TOKEN; unset, administration is off (403), never an open door.
  */
-export function requireAdmin (): Koa.Middleware<ChorusState> {
+export function requireAdmin (adminToken: string | undefined): Koa.Middleware<ChorusState> {
   return async (ctx, next) => {
     const identity = ctx.state.identity
     if (identity?.keysRequired === true) {
       if (identity.key === undefined) throw unauthorized(false)
       if (identity.key.role !== 'admin') throw adminRequired(identity.key.name)
+    } else {
+      if (adminToken === undefined) {
+        throw new ChorusError('ERR_ADMIN_DISABLED', 'Voice administration is off: the service has no TTS_ADMIN_TOKEN (or keys file with an admin key)', { status: 403 })
+      }
+      const header = ctx.get('Authorization')
+      if (header === '') {
+        throw new ChorusError('ERR_UNAUTHORIZED', 'Expected an Authorization header with the admin bearer token (TTS_ADMIN_TOKEN)', { status: 401, headers: ADMIN_CHALLENGE })
+      }
+      if (!bearerMatches(header, adminToken)) {
+        throw new ChorusError('ERR_UNAUTHORIZED', 'The Authorization header does not carry the admin bearer token', { status: 401, headers: ADMIN_CHALLENGE })
+      }
     }
     await next()
   }

@@ -39,7 +39,9 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
       voices: deps.synthesizer.voiceNames(),
       default_voice: deps.synthesizer.defaultVoice().effective,
       details: describeVoices(deps),
-      broken: describeBrokenVoices(deps)
+      broken: describeBrokenVoices(deps),
+      // Admin API installs under way; a voice appears in `voices` once complete.
+      installing: deps.installer.progress().map(p => ({ voice: p.voice, state: p.state, bytes_done: p.bytesDone, bytes_total: p.bytesTotal, started_at: new Date(p.startedAt).toISOString() }))
     }
   })
   return router
