@@ -5,9 +5,10 @@
 // .onnx.json last, so a server scanning the folder never sees half a voice.
 
 import { constants } from 'node:fs'
-import { copyFile, link, lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import { copyFile, link, mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { VoiceInstallError } from './errors.js'
 import { isValidVoiceName, temporaryPath, voiceFiles } from './voice-name.js'
+import { pathExists } from './path-exists.js'
 
 /** The part of a logger (pino's, for one) the voice installers use: a
  * message that reads whole, and the same facts as fields for machines. */
@@ -82,7 +83,7 @@ async function copyVoice (name: string, bundledDir: string, voiceDir: string): P
   const from = voiceFiles(bundledDir, name)
   const to = voiceFiles(voiceDir, name)
   for (const path of [to.model, to.config]) {
-    if (await exists(path)) return `${path} already exists`
+    if (await pathExists(path)) return `${path} already exists`
   }
   if (!await copyNoClobber(from.model, to.model)) return `${to.model} appeared while copying`
   if (!await copyNoClobber(from.config, to.config)) return `${to.config} appeared while copying`
@@ -126,21 +127,11 @@ async function placeNoClobber (temp: string, target: string): Promise<boolean> {
     if (code === 'EEXIST') return false
     if (code === undefined || !NO_HARD_LINKS.has(code)) throw error
   }
-  if (await exists(target)) return false
+  if (await pathExists(target)) return false
   await rename(temp, target)
   return true
 }
 
-/** Anything at path, even a dangling symbolic link, counts. */
-async function exists (path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw error
-  }
-}
 
 async function ensureFolder (dir: string): Promise<void> {
   try {

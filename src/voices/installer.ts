@@ -8,13 +8,14 @@
 // rescan once the files changed so the voice appears or goes at once.
 
 import { constants } from 'node:fs'
-import { access, lstat, rm, stat } from 'node:fs/promises'
+import { access, rm, stat } from 'node:fs/promises'
 import { ChorusError } from '../errors.js'
 import { loadCatalog, type CatalogFile, type VoiceCatalog } from './catalog.js'
 import { SILENT_LOG, type InstallLog } from './bundled.js'
 import { VoiceFolderReadOnlyError, VoiceInstallError, VoiceInstallingError, VoiceNotInstalledError } from './errors.js'
 import { DEFAULT_TIMEOUT_MS, fetchVoices, type FetchedVoice } from './fetch.js'
 import { assertVoiceName, voiceFiles } from './voice-name.js'
+import { pathExists } from './path-exists.js'
 
 export interface VoiceInstallerOptions {
   /** The voice folder the service scans. */
@@ -130,7 +131,7 @@ export class VoiceInstaller {
     if (this.#running.has(voice)) throw new VoiceInstallingError(voice)
     await assertWritable(this.voiceDir)
     const paths = voiceFiles(this.voiceDir, voice)
-    const present = await Promise.all([exists(paths.model), exists(paths.config)])
+    const present = await Promise.all([pathExists(paths.model), pathExists(paths.config)])
     if (!present.includes(true)) throw new VoiceNotInstalledError(voice, this.voiceDir)
     for (const path of [paths.model, paths.config]) {
       try {
@@ -182,12 +183,3 @@ function readOnlyOr (error: unknown, dir: string): unknown {
   return error
 }
 
-async function exists (path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
-    throw error
-  }
-}
