@@ -185,6 +185,8 @@ export class StreamContext {
     for await (const chunk of chunks) {
       if (this.closed) break
       if (chunk.kind === 'timing') {
+        // No word timing (not built yet for any voice: docs/timing.md): no alignment, rather than one of zeros.
+        if (chunk.words.length === 0) continue
         const end = coveredEnd(text, chunk.words)
         alignment = buildAlignment(text, chunk.words, chunk.sampleRate, covered, end)
         covered = end
