@@ -4,7 +4,7 @@
 // heard it all, pauses and speaks again, until told to stop.
 
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Tenant } from '../../src/synthesis/tenant.js'
+import type { Tenant } from '../../src/pool/tenant.js'
 import { play, type AudioPiece } from './player.js'
 import type { ReplySource } from './replies.js'
 import type { SpeechTransport } from './transport.js'

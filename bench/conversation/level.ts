@@ -3,7 +3,7 @@
 // each group's replies as their listeners heard them.
 
 import { quantile } from '../stats.js'
-import type { Tenant } from '../../src/synthesis/tenant.js'
+import type { Tenant } from '../../src/pool/tenant.js'
 import { runBot, type ReplyResult } from './bot.js'
 import { ReplySource } from './replies.js'
 import type { SpeechTransport } from './transport.js'

@@ -14,7 +14,7 @@ import { Agent, request } from 'node:http'
 import { ChorusError } from '../../src/errors.js'
 import type { Logger } from '../../src/shared/logger.js'
 import type { SpeechService } from '../../src/synthesis/speech-service.js'
-import type { Tenant } from '../../src/synthesis/tenant.js'
+import type { Tenant } from '../../src/pool/tenant.js'
 import { parseTtsRequest } from '../../src/synthesis/tts-request.js'
 import { WavMeter } from '../wav.js'
 

@@ -5,7 +5,7 @@
 // a keys file every request is anonymous and nothing is limited, as before.
 
 import type { IncomingHttpHeaders } from 'node:http'
-import { ANONYMOUS, type Tenant } from '../synthesis/tenant.js'
+import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
 import { unauthorized } from './errors.js'
 import type { KeyStore } from './key-store.js'
 import type { ApiKey } from './keys-file.js'

@@ -3,7 +3,7 @@
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { SpeechMetrics } from '../synthesis/speech-service.js'
-import type { Tenant } from '../synthesis/tenant.js'
+import type { Tenant } from '../pool/tenant.js'
 import type { AccessCounts } from '../access/access.js'
 
 export interface MetricsSources {

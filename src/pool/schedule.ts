@@ -24,8 +24,8 @@
 // 'fifo': today's first come first served by task order, tenants ignored,
 // for comparison (TTS_SCHEDULER=fifo).
 
-import type { Tenant } from '../synthesis/tenant.js'
-import { ANONYMOUS } from '../synthesis/tenant.js'
+import type { Tenant } from './tenant.js'
+import { ANONYMOUS } from './tenant.js'
 import { before, type TaskOrder } from './task-order.js'
 
 export type SchedulerMode = 'deadline' | 'fifo'

@@ -20,7 +20,7 @@ import { setMaxListeners } from 'node:events'
 import type { VoicePool } from '../pool/voice-pool.js'
 import type { AnswerClock } from '../pool/schedule-clock.js'
 import type { Ticket } from '../pool/schedule.js'
-import { ANONYMOUS, type Tenant } from './tenant.js'
+import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
 
 /** Receives streamed PCM in order: chunk 0 of a sentence starts it. The
  * next chunk is not handed on before a returned promise settles (the reader

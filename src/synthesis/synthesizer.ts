@@ -19,7 +19,7 @@ import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink, type TimingSink } from './sentence-pipeline.js'
 import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
 import { AnswerClock } from '../pool/schedule-clock.js'
-import type { Tenant } from './tenant.js'
+import type { Tenant } from '../pool/tenant.js'
 
 export type { DefaultVoiceStatus }
 

@@ -10,7 +10,7 @@ import type { CachedAudio } from './phrase-cache.js'
 import type { PieceTiming } from './sentence-pipeline.js'
 import { timingChunk, type TimingChunk, type TimingKind } from './timing.js'
 import type { PreparedSynthesis, RunOptions, Synthesizer } from './synthesizer.js'
-import type { Tenant } from './tenant.js'
+import type { Tenant } from '../pool/tenant.js'
 
 /** Where a producer hands its bytes; awaiting it is the reader's backpressure. */
 export type ByteSink = (bytes: Uint8Array) => Promise<void>

@@ -7,7 +7,7 @@
 import type { Logger } from '../shared/logger.js'
 import type { SpeechChunk, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import type { TimingChunk, TimingKind } from '../synthesis/timing.js'
-import type { Tenant } from '../synthesis/tenant.js'
+import type { Tenant } from '../pool/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
 import { buildAlignment, coveredEnd, type Alignment } from './alignment.js'
 import type { OutputFormat } from './output-format.js'

@@ -118,13 +118,15 @@ t.test('a WebSocket upgrade may carry the key as ?api_key=, and counts as a requ
   t.throws(() => access.authenticateUpgrade({}, `/ws?api_key=${LIMITED}`), { status: 429, code: 'ERR_QUOTA_EXCEEDED', headers: { 'Retry-After': /^\d+$/ } })
 })
 
-t.test('keys off: everyone is anonymous, admin routes included, as before keys existed', async t => {
+t.test('keys off: everyone is anonymous, as before keys existed; admin routes need TTS_ADMIN_TOKEN, off without it', async t => {
   const open = await serve(new ApiAccess(undefined, new Quotas(() => performance.now(), 60_000), accessCounts(metrics)))
   const reply = await request(`${open}/voices`)
   t.equal(reply.status, 200)
   t.same(reply.json, { tenant: { name: 'anonymous', weight: 1 } })
   t.equal((await request(`${open}/voices`, { headers: { Authorization: 'Bearer whatever' } })).status, 200, 'any Authorization is ignored')
-  t.equal((await request(`${open}/voices/install`, { method: 'POST' })).status, 200)
+  const admin = await request(`${open}/voices/install`, { method: 'POST' })
+  t.equal(admin.status, 403)
+  t.equal(admin.json?.code, 'ERR_ADMIN_DISABLED')
 })
 
 t.test('reloads: a good edit takes effect, a bad one keeps the previous keys and says why', async t => {
