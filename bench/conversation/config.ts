@@ -7,17 +7,12 @@ import { SCHEDULER_MODES, type SchedulerMode } from '../../src/pool/schedule.js'
 import { CORES, integerSetting, numberSetting, parseFlags, pickSetting, type FlagSpecs, type FlagValues } from '../../src/shared/config-values.js'
 import { expectedMessage } from '../../src/validate.js'
 import { isValidVoiceName } from '../../src/voices/voice-name.js'
+import type { TalkSettings } from './level.js'
 
-export interface TalkConfig {
+/** What every level talks with (TalkSettings), and how the command runs. */
+export interface TalkConfig extends TalkSettings {
   voiceDir: string
-  voice: string
-  durationMs: number
-  jitterMs: number
-  maxPauseMs: number
-  tokensPerSecond: { min: number, max: number }
-  sentences: { min: number, max: number }
   schedulers: SchedulerMode[]
-  seed: number
   quick: boolean
   outDir: string
   progress: boolean

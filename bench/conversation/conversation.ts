@@ -17,7 +17,7 @@ import type { CeilingResult, MachineInfo } from '../results.js'
 import { startInProcess } from '../service.js'
 import { markdownTable, num } from '../table.js'
 import { outsideCeiling } from './ceiling.js'
-import type { ConversationConfig, TalkConfig } from './config.js'
+import type { ConversationConfig } from './config.js'
 import { talk, type GroupFigures } from './level.js'
 import { ReplySource } from './replies.js'
 import { httpStreamTransport } from './transport.js'
@@ -50,10 +50,6 @@ export function capacityOf (levels: ReadonlyArray<Pick<GroupFigures, 'bots' | 'u
   return capacity
 }
 
-export function talkSettings (config: TalkConfig) {
-  return { voice: config.voice, durationMs: config.durationMs, jitterMs: config.jitterMs, maxPauseMs: config.maxPauseMs, seed: config.seed, sentences: config.sentences, tokensPerSecond: config.tokensPerSecond }
-}
-
 export async function runConversation (config: ConversationConfig, io: BenchIo): Promise<ConversationResults> {
   const progress = config.progress || io.stderrIsTTY
   await mkdir(config.outDir, { recursive: true })
@@ -73,7 +69,7 @@ export async function runConversation (config: ConversationConfig, io: BenchIo):
       await transport.speak('Warming up.', config.voice, undefined)
       for (const bots of config.levels) {
         note(io, progress, `  ${bots} bot(s) for ${config.durationMs / 1000} s`)
-        const figures = await talk(transport, [{ name: 'bots', bots }], talkSettings(config))
+        const figures = await talk(transport, [{ name: 'bots', bots }], config)
         const level = figures.get('bots') as GroupFigures
         levels.push({ scheduler, ...level })
         if (level.errors > 0) note(io, progress, `  ${level.errors} failed: ${level.firstError ?? ''}`)

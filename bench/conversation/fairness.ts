@@ -20,7 +20,7 @@ import { startInProcess } from '../service.js'
 import { median } from '../stats.js'
 import { markdownTable, num } from '../table.js'
 import type { FairnessConfig } from './config.js'
-import { note, talkSettings } from './conversation.js'
+import { note } from './conversation.js'
 import { talk, type BotGroup, type GroupFigures } from './level.js'
 import { inProcessTransport } from './transport.js'
 
@@ -71,7 +71,7 @@ export async function runFairness (config: FairnessConfig, io: BenchIo): Promise
         const phases = r % 2 === 0 ? ['alone', 'shared'] as const : ['shared', 'alone'] as const
         for (const phase of phases) {
           note(io, progress, `  round ${r + 1}: ${phase === 'alone' ? `${config.quietTenants} quiet tenants alone` : `beside ${config.busyBots} bots of one tenant`}, ${config.durationMs / 1000} s`)
-          const figures = await talk(transport, phase === 'alone' ? [quiet] : [quiet, busy], talkSettings(config))
+          const figures = await talk(transport, phase === 'alone' ? [quiet] : [quiet, busy], config)
           rounds.push({ scheduler, phase, quiet: figures.get('quiet') as GroupFigures, busy: figures.get('busy') ?? null })
         }
       }
