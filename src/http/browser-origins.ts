@@ -9,7 +9,7 @@
 // page is refused before any work is done.
 
 import type Koa from 'koa'
-import { originNotAllowed } from './errors.js'
+import { isForeignOrigin, originNotAllowed } from '../shared/page-origin.js'
 
 /** Headers a page may send and read. */
 const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Chorus-Voice, xi-api-key'
@@ -17,18 +17,9 @@ const EXPOSED_HEADERS = 'Content-Length, Retry-After, X-Chorus-Voice, X-Request-
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE = 600
 
-/** The Origin header's host, or undefined when it is not a URL (e.g. "null"). */
-function originHost (origin: string): string | undefined {
-  try {
-    return new URL(origin).host
-  } catch {
-    return undefined
-  }
-}
-
-/** Compared by host alone: behind a TLS proxy the service sees http, the page https. */
+/** A page's request carries Origin; without it, Sec-Fetch-Site still tells a foreign page. */
 function fromAnotherOrigin (ctx: Koa.Context, origin: string): boolean {
-  if (origin !== '') return originHost(origin) !== ctx.host
+  if (origin !== '') return isForeignOrigin(origin, ctx.host)
   const site = ctx.get('Sec-Fetch-Site')
   return site === 'cross-site' || site === 'same-site'
 }

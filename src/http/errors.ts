@@ -21,12 +21,3 @@ export function methodNotAllowed (method: string, allow: string[]): ChorusError 
   return new ChorusError('ERR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allow.join(', ')}`,
     { status: 405, details: { allow }, headers: { Allow: allow.join(', ') } })
 }
-
-/** A browser page from an origin not on TTS_ALLOWED_ORIGINS (CSRF protection);
- * `origin` is undefined when the browser said only that the page is on another site. */
-export function originNotAllowed (origin: string | undefined): ChorusError {
-  const page = origin === undefined ? 'a web page on another site' : `the web page at ${origin}`
-  return new ChorusError('ERR_ORIGIN_NOT_ALLOWED',
-    `Requests from ${page} are not allowed: add its origin to TTS_ALLOWED_ORIGINS to let it call this service`,
-    { status: 403, details: origin === undefined ? {} : { origin } })
-}

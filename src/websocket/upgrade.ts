@@ -10,6 +10,7 @@ import { ChorusError, isChorusError } from '../errors.js'
 import type { VoiceTarget } from '../openai/voice-map.js'
 import { mappedVoice } from '../openai/voice-resolver.js'
 import type { ApiAccess } from '../access/access.js'
+import { isForeignOrigin, originNotAllowed } from '../shared/page-origin.js'
 import type { Logger } from '../shared/logger.js'
 import { voiceNotFound } from '../synthesis/errors.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
@@ -52,19 +53,11 @@ export function resolveSocketVoice (speech: SpeechService, voiceMap: Readonly<Re
 }
 
 /** Browsers send Origin on a WebSocket and let any page open one: only the
- * service's own pages and TTS_ALLOWED_ORIGINS may (as browser-origins.ts does for HTTP). */
+ * service's own pages and TTS_ALLOWED_ORIGINS may (the same rule as HTTP's, browser-origins.ts). */
 function checkOrigin (request: IncomingMessage, allowed: readonly string[]): void {
   const origin = request.headers.origin
   if (origin === undefined || allowed.includes(origin)) return
-  let host: string | undefined
-  try {
-    host = new URL(origin).host
-  } catch {
-    // Not a URL ("null" from a sandboxed page): from no allowed page.
-  }
-  if (host !== request.headers.host) {
-    throw new ChorusError('ERR_ORIGIN_NOT_ALLOWED', `Expected a page from this service or TTS_ALLOWED_ORIGINS for Origin but received "${origin.slice(0, 100)}"`, { status: 403 })
-  }
+  if (isForeignOrigin(origin, request.headers.host)) throw originNotAllowed(origin)
 }
 
 function reject (socket: Duplex, error: ChorusError): void {

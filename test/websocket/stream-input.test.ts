@@ -182,3 +182,17 @@ t.test('inactivity_timeout closes a silent socket with a reason', async t => {
   t.equal(closeCode, 1008)
   t.same(messages, [{ error: 'No message for 1 s (inactivity_timeout): the socket is closed', code: 'ERR_WS_INACTIVE' }])
 })
+
+t.test('a page from another origin is refused before the upgrade, as on HTTP', async t => {
+  const refusal = await new Promise<{ status: number, body: Record<string, unknown> }>((resolve, reject) => {
+    const ws = new WebSocket(`${base}/v1/text-to-speech/${VOICE}/stream-input`, { origin: 'http://evil.example' })
+    ws.once('unexpected-response', (_request, response) => {
+      let body = ''
+      response.on('data', (chunk: Buffer) => { body += String(chunk) })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(body) }))
+    })
+    ws.once('open', () => reject(new Error('opened from a foreign page')))
+  })
+  t.equal(refusal.status, 403)
+  t.match(refusal.body, { code: 'ERR_ORIGIN_NOT_ALLOWED', origin: 'http://evil.example' })
+})
