@@ -19,7 +19,8 @@ import type { Env } from './shared/config-values.js'
 const USAGE = `usage: chorus <command> [flags]    (chorus <command> --help for its flags)
   serve                                   run the TTS HTTP service (env: TTS_*, see README)
   say TEXT [--voice NAME] [--speaker S] [--length-scale X] [--noise-scale X]
-      [--noise-w X] [--sentence-silence S] [--voice-dir DIR] -o FILE.wav
+      [--noise-w X] [--sentence-silence S] [--normalize] [--voice-dir DIR]
+      [--timestamps FILE.json] -o FILE.wav
                                           speak into a WAV file, no server needed
   voices [list | install-bundled]         list voices; copy bundled ones into TTS_VOICE_DIR
   voices install|remove NAME...           add catalogue voices (size, md5 checked) or remove them
