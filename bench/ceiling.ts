@@ -7,8 +7,11 @@
 // reference, and Chorus's own engine, reported against it. Measure while the
 // service is stopped or idle, or they compete for the cores.
 
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { ChorusError } from '../src/errors.js'
+import { ChorusError, ConfigError } from '../src/errors.js'
+import type { Env } from '../src/shared/config-values.js'
 import type { CeilingEngine, EngineReply, EngineRequest, EngineWorkerData, PreparedText, SequentialRun } from './ceiling-worker.js'
 import type { CeilingResult } from './results.js'
 import { median } from './stats.js'
@@ -178,5 +181,27 @@ export class EngineBench {
 
   async close (): Promise<void> {
     await Promise.all(this.workers.map(async worker => await worker.worker.terminate()))
+  }
+}
+
+/**
+ * The outside ceiling alone, measured before any service starts so nothing
+ * else competes for the cores: Chorus's engine phonemizes `texts` (outside
+ * any timing), onnxruntime-node runs their ids, `repeats` runs of `seconds`.
+ */
+export async function outsideCeiling (target: { voiceDir: string, voice: string }, texts: string[],
+  plan: { seconds: number, repeats: number, workers: number }, env: Env): Promise<CeilingResult> {
+  const modelPath = join(target.voiceDir, `${target.voice}.onnx`)
+  if (!existsSync(modelPath)) throw new ConfigError(`The ceiling needs the model ${modelPath}; pass --no-ceiling to go without`)
+  const options = { voices: [{ name: target.voice, modelPath }], synthesis: {}, workers: plan.workers, ortLibrary: env.CHORUS_ORT_LIBRARY, espeakData: env.CHORUS_ESPEAK_DATA }
+  const phonemizer = await EngineBench.start({ ...options, engine: 'chorus', workers: 1 })
+  let outside: EngineBench | undefined
+  try {
+    await phonemizer.prepare(texts.map(text => ({ voice: target.voice, text })))
+    outside = await EngineBench.start({ ...options, engine: 'onnxruntime' })
+    await outside.prepareLike(phonemizer)
+    return await outside.ceiling(plan.seconds, plan.repeats)
+  } finally {
+    await Promise.all([phonemizer.close(), outside?.close()])
   }
 }

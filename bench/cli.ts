@@ -5,17 +5,19 @@
 //   chorus bench fleet --voices D --voice V    many voices against one, and memory
 //   chorus bench conversation --voices D --voice V   bots talking in real time (issue 30)
 //   chorus bench fairness --voices D --voice V       one busy tenant against quiet ones (issue 27)
+//   chorus bench profile --voices D --voice V  where the time goes at saturation, against the ceiling
 //   chorus bench compare a.json b.json   ratios between two runs
 
 import type { BenchMain } from '../src/cli.js'
 import { ChorusError, ConfigError } from '../src/errors.js'
 import { compareResults } from './compare.js'
-import { checkVoiceFolder, parseCompareArgs, parseFleetConfig, parseRunConfig, parseTargetsConfig } from './config.js'
+import { checkVoiceFolder, parseCompareArgs, parseFleetConfig, parseProfileConfig, parseRunConfig, parseTargetsConfig } from './config.js'
 import { parseConversationConfig, parseFairnessConfig } from './conversation/config.js'
 import { runConversation } from './conversation/conversation.js'
 import { runFairness } from './conversation/fairness.js'
 import { runFleet } from './fleet.js'
 import { processIo, type BenchIo } from './io.js'
+import { runProfile } from './profile.js'
 import { readResults } from './results.js'
 import { runSweep } from './run.js'
 import { runTargets } from './targets.js'
@@ -28,6 +30,7 @@ export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load le
        chorus bench fleet --voices DIR --voice NAME [--count 8] [--clients 4] [--cycles 30] [--quick] [--out DIR]
        chorus bench conversation --voices DIR --voice NAME [--bots 1,2,4,8] [--quick] [--out DIR]
        chorus bench fairness --voices DIR --voice NAME [--busy-bots 32] [--quiet-tenants 4] [--rounds 3] [--quick]
+       chorus bench profile --voices DIR --voice NAME [--clients 4] [--rounds 3] [--duration 40] [--ceiling-seconds 15] [--quick]
        chorus bench compare a/results.json b/results.json
 
 Conversation and fairness (docs/benchmarks.md#conversations):
@@ -107,6 +110,13 @@ export async function runBenchCommand (argv: string[], io: BenchIo): Promise<num
         if (config === 'help') return usage(io)
         checkVoiceFolder(config.voiceDir)
         await runFairness(config, io)
+        return 0
+      }
+      case 'profile': {
+        const config = parseProfileConfig(rest)
+        if (config === 'help') return usage(io)
+        checkVoiceFolder(config.voiceDir)
+        await runProfile(config, io)
         return 0
       }
       case 'fleet': {

@@ -86,6 +86,20 @@ export interface FleetConfig {
   progress: boolean
 }
 
+export interface ProfileConfig {
+  voiceDir: string
+  voice: string
+  clients: number
+  rounds: number
+  durationSeconds: number
+  warmupSeconds: number
+  ceilingSeconds: number
+  seed: number
+  outDir: string
+  label: string
+  progress: boolean
+}
+
 const DEFAULTS = {
   concurrency: [1, 2, 4, 8],
   healthConcurrency: [1, 8, 32],
@@ -154,6 +168,22 @@ const FLEET_OPTIONS: FlagSpecs = {
   count: { type: 'string' },
   clients: { type: 'string' },
   cycles: { type: 'string' },
+  seed: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  label: { type: 'string' },
+  progress: { type: 'boolean' },
+  help: { type: 'boolean' }
+}
+
+const PROFILE_OPTIONS: FlagSpecs = {
+  voices: { type: 'string' },
+  voice: { type: 'string' },
+  clients: { type: 'string' },
+  rounds: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  'ceiling-seconds': { type: 'string' },
   seed: { type: 'string' },
   quick: { type: 'boolean' },
   out: { type: 'string' },
@@ -361,6 +391,31 @@ export function parseFleetConfig (argv: readonly string[]): FleetConfig | 'help'
     quick: values.quick === true,
     outDir: resolve(outDir),
     label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'fleet',
+    progress: values.progress === true
+  }
+}
+
+export function parseProfileConfig (argv: readonly string[]): ProfileConfig | 'help' {
+  const values = parseFlags(argv, PROFILE_OPTIONS, 'bench profile')
+  if (values.help === true) return 'help'
+  const voiceDir = string(values, 'voices')
+  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
+  const voice = string(values, 'voice')
+  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
+  const quick = values.quick === true
+  const outDir = string(values, 'out') ?? `bench-results/profile-${timestamp()}`
+  return {
+    voiceDir: resolve(voiceDir),
+    voice,
+    // Two clients per core: a core's next sentence is queued while it runs one.
+    clients: integer(values, 'clients', 1, 1024, 2 * CORES),
+    rounds: integer(values, 'rounds', 1, 100, quick ? 1 : 3),
+    durationSeconds: integer(values, 'duration', 1, 3600, quick ? 5 : 40),
+    warmupSeconds: integer(values, 'warmup', 0, 600, quick ? 1 : 5),
+    ceilingSeconds: integer(values, 'ceiling-seconds', 1, 3600, quick ? 2 : 15),
+    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
+    outDir: resolve(outDir),
+    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'profile',
     progress: values.progress === true
   }
 }

@@ -1,5 +1,8 @@
 // `chorus bench fleet`: the figures of a fleet of voices, each against its
 // reference in one run.
+//   0. The outside ceiling (onnxruntime-node on the unmodified model, one
+//      worker per core) on the corpus, before any service starts: the mix and
+//      the one voice are reported as shares of it too.
 //   1. Throughput and p99: one service serves the voice under its own name
 //      and under N more (hard links of one model); closed loops of C clients
 //      alternate between the one voice and round-robin over the N (one, N,
@@ -16,8 +19,10 @@ import { existsSync } from 'node:fs'
 import { mkdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ChorusError, ConfigError } from '../src/errors.js'
+import { CORES } from '../src/shared/config-values.js'
 import { expectedMessage } from '../src/validate.js'
 import { summariseLevel } from './aggregate.js'
+import { outsideCeiling } from './ceiling.js'
 import { startChildService, type ChildService } from './child-service.js'
 import { BenchClient } from './client.js'
 import { runClosedLoop } from './closed-loop.js'
@@ -38,14 +43,16 @@ import { requestBody, Workload, type WorkItem, type WorkloadSpec } from './workl
 interface Plan {
   /** Rounds of (one voice, N voices), the order alternating. */
   rounds: number
+  /** The outside ceiling: repeats of seconds each (median). */
+  ceiling: { seconds: number, repeats: number }
   warmupMs: number
   durationMs: number
   /** Waits for the allocator and the pools to settle before an idle RSS is read. */
   settleMs: number
 }
 
-const FULL: Plan = { rounds: 2, warmupMs: 5000, durationMs: 30_000, settleMs: 3000 }
-const QUICK: Plan = { rounds: 1, warmupMs: 300, durationMs: 2000, settleMs: 200 }
+const FULL: Plan = { rounds: 2, ceiling: { seconds: 8, repeats: 3 }, warmupMs: 5000, durationMs: 30_000, settleMs: 3000 }
+const QUICK: Plan = { rounds: 1, ceiling: { seconds: 1, repeats: 1 }, warmupMs: 300, durationMs: 2000, settleMs: 200 }
 
 /** Nothing loads at start-up in the memory phases: the built-in voice is the default. */
 const NO_VOICE = { TTS_DEFAULT_VOICE: 'en_US-espeak-low', TTS_PRELOAD_VOICES: '', TTS_CACHE_BYTES: '0', CHORUS_INSTALL_BUNDLED: '0' }
@@ -233,6 +240,11 @@ export async function runFleet (config: FleetConfig, io: BenchIo): Promise<Fleet
   await mkdir(config.outDir, { recursive: true })
   const copies = await makeVoiceCopies(config.voiceDir, config.voice, config.count, join(config.outDir, 'voice-copies'), true)
   try {
+    // Before any service starts, on the corpus the mix sends: one voice's
+    // model, since every copy is the same file.
+    progress.note(`the outside ceiling (onnxruntime-node, ${CORES} workers, ${plan.ceiling.repeats} × ${plan.ceiling.seconds} s)`)
+    const corpus = new Workload({ texts: { kind: 'corpus' }, seed: config.seed, multiSpeaker: new Set(), synthesis: {}, stream: false, repeatRatio: 0, voices: [{ name: config.voice, weight: 1 }] }).take(200).map(work => work.text)
+    const ceiling = await outsideCeiling(config, corpus, { ...plan.ceiling, workers: CORES }, io.env)
     const mix = await measureMix(config, plan, copies, io, progress)
     const memory = await measureMemory(config, plan, copies, io, progress)
     const notes = config.quick ? ['--quick: short phases, rough figures'] : []
@@ -252,6 +264,7 @@ export async function runFleet (config: FleetConfig, io: BenchIo): Promise<Fleet
       workersPerVoice: mix.workers,
       figures: fleetFigures(config, mix, memory, modelBytes),
       info: [
+        { figure: 'outside ceiling (onnxruntime-node on the unmodified model, one worker per core)', value: `${audio(ceiling.audioSecondsPerSecond)}; one voice ${num(median(mix.one.map(r => r.audio)) / ceiling.audioSecondsPerSecond)}×, the N-voice mix ${num(median(mix.fleet.map(r => r.audio)) / ceiling.audioSecondsPerSecond)}× of it (measured before the service started)` },
         { figure: 'mix runs (audio s/s, one voice | N voices)', value: `${mix.one.map(r => num(r.audio)).join(', ')} | ${mix.fleet.map(r => num(r.audio)).join(', ')}` },
         { figure: 'voice loads and evictions during the N-voice runs', value: mix.fleet.map(r => `${num(r.loads)} loads, ${num(r.evictions)} evictions`).join('; ') },
         { figure: `${config.voice} memory_bytes as /voices reports it`, value: memory.reported === null ? 'not reported' : MB(memory.reported) },

@@ -6,9 +6,12 @@
 // medians. The order:
 //   1. the service starts in-process with the phrase cache off and loads
 //      the voice;
-//   2. bare-engine workers start beside it; idle latencies alternate with
-//      bare runs of the same texts, then saturation runs with ceiling runs
-//      (each side idle while the other runs);
+//   2. bare-engine workers start beside it: onnxruntime-node's own
+//      InferenceSession on the unmodified model (the outside reference, which
+//      holds nothing of Chorus), and Chorus's engine alone; idle latencies
+//      alternate with onnxruntime-node runs of the same texts, then
+//      saturation runs with ceiling runs of both engines (each side idle
+//      while the other runs);
 //   3. the open loop, the uncached phrase rate and GET /health;
 //   4. memory: a service in a process of its own (its RSS is then its own),
 //      at start-up, under the corpus and on the unpunctuated text;
@@ -204,20 +207,26 @@ async function closedRate (phase: Phase, concurrency: number, send: () => Promis
 
 interface Throughput {
   ceiling: CeilingResult
+  /** Chorus's engine alone on the same ids, alternated with the ceiling. */
+  engineCeiling: CeilingResult
   saturation: number[]
   saturationRps: number
 }
 
 /** Ceiling runs and saturation runs (closed loop on the corpus), alternated. */
-async function measureThroughput (client: BenchClient, bench: EngineBench, plan: Plan, spec: WorkloadSpec, range: TextRange, workers: number, progress: Progress): Promise<Throughput> {
+async function measureThroughput (client: BenchClient, bench: EngineBench, engine: EngineBench, plan: Plan, spec: WorkloadSpec, range: TextRange, workers: number, progress: Progress): Promise<Throughput> {
   const concurrency = workers * plan.saturation.clientsPerWorker
   progress.note(`ceiling (${plan.ceilingSeconds} s) and saturation (${concurrency} clients, ${plan.saturation.durationMs / 1000} s), ${plan.throughputRepeats} of each`)
   const ceilingRuns: ThroughputRun[] = []
+  const engineRuns: ThroughputRun[] = []
   const saturation: number[] = []
   const rps: number[] = []
   const seen = new Set<string>()
   for (let r = 0; r < plan.throughputRepeats; r++) {
-    const runCeiling = async () => { ceilingRuns.push(await bench.throughput(plan.ceilingSeconds * 1000, range)) }
+    const runCeiling = async () => {
+      ceilingRuns.push(await bench.throughput(plan.ceilingSeconds * 1000, range))
+      engineRuns.push(await engine.throughput(plan.ceilingSeconds * 1000, range))
+    }
     const runSaturation = async () => {
       const workload = new Workload(spec, r, seen)
       const run = await closedRate(plan.saturation, concurrency, async () => await client.synthesize(workload.next()))
@@ -227,7 +236,7 @@ async function measureThroughput (client: BenchClient, bench: EngineBench, plan:
     if (r % 2 === 0) await runCeiling().then(runSaturation)
     else await runSaturation().then(runCeiling)
   }
-  return { ceiling: bench.ceilingOf(ceilingRuns, plan.ceilingSeconds, range), saturation, saturationRps: median(rps) }
+  return { ceiling: bench.ceilingOf(ceilingRuns, plan.ceilingSeconds, range), engineCeiling: engine.ceilingOf(engineRuns, plan.ceilingSeconds, range), saturation, saturationRps: median(rps) }
 }
 
 /** Every RSS sample of process `pid`, every `everyMs`, while `during` runs (one before, one after). */
@@ -373,25 +382,30 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
   try {
     const served = (await describeService(client)).voices.get(config.voice)
     if (served === undefined) throw new ConfigError(`Voice ${config.voice} is not in ${config.voiceDir}`)
-    progress.note('starting the bare-engine workers')
-    const bench = await EngineBench.start({
+    progress.note('starting the bare-engine workers: onnxruntime-node (the ceiling) and Chorus\'s engine alone')
+    const options = {
       voices: [{ name: config.voice, modelPath: join(config.voiceDir, `${config.voice}.onnx`) }],
       synthesis: {},
       workers: CORES,
       ortLibrary: io.env.CHORUS_ORT_LIBRARY,
       espeakData: io.env.CHORUS_ESPEAK_DATA
-    })
+    }
+    const engine = await EngineBench.start({ ...options, engine: 'chorus' })
+    let outside: EngineBench | undefined
     let idle: IdleFigures
     let throughput: Throughput
     try {
-      // The ceiling runs on the sweep's corpus texts, as `chorus bench` does.
+      // The ceiling runs on the sweep's corpus texts, as `chorus bench` does;
+      // Chorus's engine phonemizes every text and onnxruntime-node runs its ids.
       const corpusTexts = new Workload(spec).take(CEILING_TEXTS).map(work => work.text)
-      const counts = await bench.prepare([...BARE_TEXTS.map(([key]) => texts[key]), ...corpusTexts].map(text => ({ voice: config.voice, text })))
+      const counts = await engine.prepare([...BARE_TEXTS.map(([key]) => texts[key]), ...corpusTexts].map(text => ({ voice: config.voice, text })))
       BARE_TEXTS.forEach(([key, n], i) => { if (counts[i] !== n) notes.push(`the ${key} text phonemizes to ${counts[i]} sentences, not ${n}`) })
-      idle = await measureIdle(client, bench, plan, texts, config.voice, progress)
-      throughput = await measureThroughput(client, bench, plan, spec, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
+      outside = await EngineBench.start({ ...options, engine: 'onnxruntime' })
+      await outside.prepareLike(engine)
+      idle = await measureIdle(client, outside, plan, texts, config.voice, progress)
+      throughput = await measureThroughput(client, outside, engine, plan, spec, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
     } finally {
-      await bench.close()
+      await Promise.all([engine.close(), outside?.close()])
     }
     const rate = plan.openLoop.share * throughput.ceiling.audioSecondsPerSecond / idle.open.bareAudioSeconds
     const load = await measureLoad(client, plan, texts, config.voice, rate, service.workersPerVoice * plan.saturation.clientsPerWorker, progress)
@@ -428,10 +442,11 @@ function figures (m: Measured, memory: MemoryFigures, cachedRps: number, share: 
   const { idle, throughput } = m
   const megabytes = (v: number) => `${(v / 1e6).toFixed(0)} MB`
   return [
-    figure('saturation', 'throughput at saturation vs bare-engine ceiling', median(throughput.saturation), throughput.ceiling.audioSecondsPerSecond, perSecond('audio s/s'), '>=', 0.95),
-    figure('short-idle', 'one short sentence, idle: latency vs bare engine', idle.short.service, idle.short.bareMs, ms, '<=', 1.15),
-    figure('reply6-idle', '6-sentence reply, idle: latency vs bare sequential', idle.reply6.service, idle.reply6.bareMs, ms, '<=', 0.65),
-    figure('stream10-ttfb', 'streaming 10 sentences: TTFB vs bare first sentence', idle.stream10.service, idle.stream10.bareMs, ms, '<=', 1.3),
+    figure('saturation', 'throughput at saturation vs the outside ceiling (onnxruntime-node on the unmodified model)', median(throughput.saturation), throughput.ceiling.audioSecondsPerSecond, perSecond('audio s/s'), '>=', 0.95),
+    figure('engine-alone', 'Chorus\'s engine alone (whole graph, no service) vs the outside ceiling', throughput.engineCeiling.audioSecondsPerSecond, throughput.ceiling.audioSecondsPerSecond, perSecond('audio s/s'), '>=', 0.95),
+    figure('short-idle', 'one short sentence, idle: latency vs onnxruntime-node', idle.short.service, idle.short.bareMs, ms, '<=', 1.15),
+    figure('reply6-idle', '6-sentence reply, idle: latency vs onnxruntime-node sentence by sentence', idle.reply6.service, idle.reply6.bareMs, ms, '<=', 0.65),
+    figure('stream10-ttfb', 'streaming 10 sentences: TTFB vs onnxruntime-node\'s first sentence', idle.stream10.service, idle.stream10.bareMs, ms, '<=', 1.3),
     figure('open70-p99', `open loop at ${share * 100} % of ceiling: p99 vs idle latency`, m.load.openP99Ms, idle.open.service, ms, '<=', 3),
     figure('cache-hit', 'repeated phrase: cached vs uncached requests/s', cachedRps, m.load.uncachedRps, perSecond('req/s'), '>=', 50),
     figure('rss-per-worker', 'steady-state RSS per worker under the corpus vs model file', perWorker, m.served.modelBytes, megabytes, '<=', 2.5),

@@ -11,6 +11,7 @@
 #include "load_claim_binding.h"
 #include "malloc_tuning_binding.h"
 #include "runtime_binding.h"
+#include "task_clock_binding.h"
 #include "text_binding.h"
 #include "voice_binding.h"
 #include "voice_registry.h"
@@ -52,6 +53,8 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("releaseClaim", Napi::Function::New<ReleaseClaimBinding>(env, "releaseClaim"));
   exports.Set("releaseMemory", Napi::Function::New<ReleaseMemoryBinding>(env, "releaseMemory"));
   exports.Set("tuneMalloc", Napi::Function::New<TuneMallocBinding>(env, "tuneMalloc"));
+  exports.Set("taskTimes", Napi::Function::New<TaskTimesBinding>(env, "taskTimes"));
+  exports.Set("nameThread", Napi::Function::New<NameThreadBinding>(env, "nameThread"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
   exports.Set("Mp3Encoder", Mp3EncoderWrap::Define(env));

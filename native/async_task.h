@@ -11,6 +11,7 @@
 #include <string>
 
 #include "errors.h"
+#include "task_clock.h"
 
 namespace chorus {
 
@@ -20,7 +21,7 @@ class PromiseWorker : public Napi::AsyncWorker {
 
  protected:
   PromiseWorker(Napi::Env env, const char* name)
-      : Napi::AsyncWorker(env, name), deferred_(Napi::Promise::Deferred::New(env)) {
+      : Napi::AsyncWorker(env, name), name_(name), deferred_(Napi::Promise::Deferred::New(env)) {
     // The stack of a fresh Error made now is the JS caller's.
     Napi::Value stack = Napi::Error::New(env).Get("stack");
     if (stack.IsString()) call_site_ = stack.As<Napi::String>().Utf8Value();
@@ -34,6 +35,8 @@ class PromiseWorker : public Napi::AsyncWorker {
  private:
   void Execute() final {
     try {
+      NameLibuvThread();
+      TaskClock clock(name_);
       Run();
     } catch (...) {
       auto [code, message] = DescribeCurrentException();
@@ -79,6 +82,15 @@ class PromiseWorker : public Napi::AsyncWorker {
     }
   }
 
+  // The libuv pool's threads are otherwise all called "node": named once
+  // each, a per-thread CPU reading tells them from the others.
+  static void NameLibuvThread() {
+    thread_local bool named = false;
+    if (!named) NameCurrentThread("chorus-uv");
+    named = true;
+  }
+
+  const char* name_;
   Napi::Promise::Deferred deferred_;
   std::string call_site_;
   const char* code_ = kErrNative;

@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "espeak_synth.h"
 #include "ort_runtime.h"
+#include "task_clock.h"
 #include "voice_registry.h"
 
 namespace chorus {
@@ -135,7 +136,17 @@ class LoadWorker : public PromiseWorker {
 
  protected:
   void Run() override {
-    voice_ = FindOrCreateVoice(key_, [this] { return std::make_shared<Voice>(parts_, settings_, label_); });
+    // ONNX Runtime's intra-op threads, made while the sessions are created,
+    // inherit this thread's name: under another name than the pool's, a
+    // per-thread CPU reading tells them apart.
+    NameCurrentThread("chorus-ort");
+    try {
+      voice_ = FindOrCreateVoice(key_, [this] { return std::make_shared<Voice>(parts_, settings_, label_); });
+    } catch (...) {
+      NameCurrentThread("chorus-uv");
+      throw;
+    }
+    NameCurrentThread("chorus-uv");
   }
   Napi::Value Result(Napi::Env env) override { return VoiceWrap::Wrap(env, voice_); }
 

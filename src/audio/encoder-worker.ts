@@ -4,12 +4,14 @@
 
 import { parentPort } from 'node:worker_threads'
 import { serializeError } from '../error-registry.js'
+import { nameThread, THREAD_NAMES } from '../engine/task-times.js'
 import { EMPTY, type StreamEncoder } from './encoder.js'
 import { FORMAT_INFO } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
 
 if (parentPort === null) throw new Error('encoder-worker.ts runs as a worker thread')
 const port = parentPort
+nameThread(THREAD_NAMES.encoderWorker)
 
 /** Each session's work so far, as a chain: a push waits for the open before it. */
 const sessions = new Map<number, Promise<StreamEncoder | undefined>>()

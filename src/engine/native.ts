@@ -28,6 +28,15 @@ export interface NativeEncoding {
   durations?: NativeTensor
 }
 
+/** One kind of native task's totals: `cpuSeconds` is the calling thread's
+ * CPU only (ONNX Runtime's intra-op threads helping a run are not in it). */
+export interface NativeTaskTimes {
+  name: string
+  count: number
+  wallSeconds: number
+  cpuSeconds: number
+}
+
 /** A handle to a model loaded once per process (see native/voice_registry.h). */
 export interface NativeVoice {
   infer (ids: BigInt64Array, noiseScale: number, lengthScale: number, noiseW: number,
@@ -100,6 +109,10 @@ export interface NativeBinding {
   releaseMemory (): Promise<void>
   /** Once per process; the service calls it at start (src/engine/memory/malloc.ts). */
   tuneMalloc (): MallocTuning
+  /** Wall and CPU seconds of the addon's async tasks, per kind, since the process started (native/task_clock.h). */
+  taskTimes (): NativeTaskTimes[]
+  /** Names the calling thread, as per-thread CPU readings (/proc/PID/task/TID/comm) show it. */
+  nameThread (name: string): void
   CancelToken: new () => NativeCancelToken
   PhonemeIdMap: new (map: Record<string, readonly number[]>) => NativePhonemeIdMap
 }

@@ -2,6 +2,7 @@
 // several services in one process (tests) do not collide.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { NativeTaskTimes } from '../engine/native.js'
 import type { SpeechMetrics } from '../synthesis/speech-service.js'
 import type { Tenant } from '../pool/tenant.js'
 import type { AccessCounts } from '../access/access.js'
@@ -16,6 +17,12 @@ export interface MetricsSources {
   voiceMemoryBudget: () => number
   voiceMemoryUsed: () => number
   inferencesRunning: () => number
+  /** Seconds inference slots were held, summed over slots (the gate's). */
+  inferenceSlotSeconds: () => number
+  /** Seconds granted inferences waited for a slot, summed (the gate's). */
+  inferenceWaitSeconds: () => number
+  /** The addon's async tasks' totals (engine/task-times.ts). */
+  engineTasks: () => NativeTaskTimes[]
   /** Audio made and not yet taken by its reader, every response together. */
   bufferedBytes: () => number
 }
@@ -87,6 +94,48 @@ export class ServiceMetrics {
     new Gauge({ name: 'chorus_voice_memory_budget_bytes', help: 'The memory budget for loaded voices (TTS_VOICE_MEMORY_BYTES)', registers, collect () { this.set(sources.voiceMemoryBudget()) } })
     new Gauge({ name: 'chorus_voice_memory_used_bytes', help: 'Memory counted against the budget: loaded, loading and retiring voices', registers, collect () { this.set(sources.voiceMemoryUsed()) } })
     new Gauge({ name: 'chorus_inferences_running', help: 'Sentence inferences running now, all voices (at most TTS_MAX_CONCURRENT_INFERENCES)', registers, collect () { this.set(sources.inferencesRunning()) } })
+    new Counter({
+      name: 'chorus_inference_slot_seconds_total',
+      help: 'Seconds inference slots were held, summed over slots: against chorus_engine_task_seconds_total, the cost of handing work to a worker and back',
+      registers,
+      collect () {
+        this.reset()
+        this.inc(sources.inferenceSlotSeconds())
+      }
+    })
+    new Counter({
+      name: 'chorus_inference_wait_seconds_total',
+      help: 'Seconds inferences waited for a slot, summed over the granted ones',
+      registers,
+      collect () {
+        this.reset()
+        this.inc(sources.inferenceWaitSeconds())
+      }
+    })
+    // Read from the addon at each scrape: it sums over every thread of the process.
+    new Counter({
+      name: 'chorus_engine_task_seconds_total',
+      help: 'Time in the native engine\'s tasks by kind (chorus:encode, chorus:decode, chorus:infer, chorus:phonemize, …) and clock: wall, or cpu (the calling thread\'s; ONNX Runtime\'s intra-op helpers not included)',
+      labelNames: ['task', 'clock'],
+      registers,
+      collect () {
+        this.reset()
+        for (const task of sources.engineTasks()) {
+          this.inc({ task: task.name, clock: 'wall' }, task.wallSeconds)
+          this.inc({ task: task.name, clock: 'cpu' }, task.cpuSeconds)
+        }
+      }
+    })
+    new Counter({
+      name: 'chorus_engine_tasks_total',
+      help: 'Native engine tasks finished, by kind',
+      labelNames: ['task'],
+      registers,
+      collect () {
+        this.reset()
+        for (const task of sources.engineTasks()) this.inc({ task: task.name }, task.count)
+      }
+    })
     new Gauge({ name: 'chorus_pending_requests', help: 'Synthesis requests admitted and not finished', registers, collect () { this.set(sources.pendingRequests()) } })
     new Gauge({ name: 'chorus_queue_depth', help: 'Sentences waiting for a worker, all voices', registers, collect () { this.set(sources.queuedSentences()) } })
     new Gauge({ name: 'chorus_loaded_voices', help: 'Voices with a loaded worker pool', registers, collect () { this.set(sources.loadedVoices()) } })

@@ -27,8 +27,10 @@ export class InferenceGate {
   private drained: { done: () => void } | undefined
   private paused = false
   private grantsScheduled = false
+  private heldMs = 0
+  private waitedMs = 0
 
-  constructor (readonly limit: number, readonly mode: SchedulerMode = 'deadline') {
+  constructor (readonly limit: number, readonly mode: SchedulerMode = 'deadline', readonly now: () => number = () => performance.now()) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`InferenceGate limit must be a positive integer, got ${limit}`)
     this.waiters = new Schedule(mode)
   }
@@ -53,6 +55,19 @@ export class InferenceGate {
     return this.grantedCount
   }
 
+  /** Seconds slots have been held, summed over slots, for the released
+   * ones: against the native tasks' own time it shows what a slot costs
+   * around its inference (the hand-off to a worker and back). */
+  get heldSeconds (): number {
+    return this.heldMs / 1000
+  }
+
+  /** Seconds granted inferences waited for their slot (from `queuedSince`
+   * when the caller queued them before, for their worker), summed. */
+  get waitedSeconds (): number {
+    return this.waitedMs / 1000
+  }
+
   /** The most slots ever held at once: what tests and operators check the limit against. */
   get peak (): number {
     return this.peakCount
@@ -61,17 +76,22 @@ export class InferenceGate {
   /** Resolves with a slot; rejects with SynthesisCancelledError if `signal`
    * aborts first. Waiters are granted in the schedule's order; those without
    * a ticket after every waiter with one. */
-  async acquire (signal?: AbortSignal, ticket?: Ticket): Promise<GateRelease> {
+  async acquire (signal?: AbortSignal, ticket?: Ticket, queuedSince?: number): Promise<GateRelease> {
     if (signal?.aborted === true) throw new SynthesisCancelledError()
+    const since = queuedSince ?? this.now()
     if (!this.paused && this.runningCount < this.limit && this.waiters.size === 0) {
       // A slot taken without waiting counts in the shares as one granted in turn.
       if (ticket !== undefined) this.waiters.charge(ticket)
+      this.waitedMs += this.now() - since
       return this.take()
     }
     return await new Promise<GateRelease>((resolve, reject) => {
       const waiter: Waiter = {
         signal,
-        grant: () => resolve(this.take()),
+        grant: () => {
+          this.waitedMs += this.now() - since
+          resolve(this.take())
+        },
         onAbort: () => {
           this.waiters.remove(waiter)
           reject(new SynthesisCancelledError())
@@ -118,10 +138,12 @@ export class InferenceGate {
     this.runningCount++
     this.grantedCount++
     this.peakCount = Math.max(this.peakCount, this.runningCount)
+    const since = this.now()
     let released = false
     return () => {
       if (released) return
       released = true
+      this.heldMs += this.now() - since
       this.runningCount--
       if (!this.paused) this.scheduleGrants()
       else if (this.runningCount === 0) this.drained?.done()

@@ -40,6 +40,18 @@ const RECENT_PEAKS = 32
 /** See the resourceLimits comment in the constructor. */
 const WORKER_YOUNG_GENERATION_MB = 4
 
+/**
+ * How many workers a sentence starting now may spread its decoding over
+ * (its own slot is already taken). Spreading shortens one answer but decodes
+ * the context at each cut twice, so it is worth it only while slots would
+ * otherwise stay free: with work waiting, every worker has a sentence of its
+ * own to run whole.
+ */
+export function decoderSpread (state: { workers: number, waiting: number, freeSlots: number }): number {
+  if (state.waiting > 0) return 1
+  return Math.max(1, Math.min(state.workers, 1 + state.freeSlots))
+}
+
 export class VoicePool {
   private readonly piscina: Piscina
   private running = 0
@@ -136,7 +148,7 @@ export class VoicePool {
    * latent and the chunks still to decode. */
   async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, ticket: Ticket, signal: AbortSignal): Promise<SentenceResult> {
     return await this.run<SentenceResult>(signal, ticket, port => ({
-      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.options.workers, ...port },
+      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), ...port },
       transfer: [phonemes.buffer as ArrayBuffer]
     }))
   }
@@ -149,13 +161,19 @@ export class VoicePool {
     }))
   }
 
+  private spareParallelism (): number {
+    const gate = this.options.gate
+    return decoderSpread({ workers: this.options.workers, waiting: this.waiting.size + gate.waiting, freeSlots: gate.limit - gate.running })
+  }
+
   private async run<T> (signal: AbortSignal, ticket: Ticket,
     make: (port: { cancelFlag: SharedArrayBuffer, cancelPort: import('node:worker_threads').MessagePort }) => { task: WorkerTask, transfer: ArrayBuffer[] }): Promise<T> {
     if (signal.aborted) throw new SynthesisCancelledError()
+    const queuedSince = this.options.gate.now()
     await this.turn(ticket, signal)
     let releaseSlot: () => void
     try {
-      releaseSlot = await this.options.gate.acquire(signal, ticket)
+      releaseSlot = await this.options.gate.acquire(signal, ticket, queuedSince)
     } catch (error) {
       this.finished()
       throw error

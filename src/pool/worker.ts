@@ -5,7 +5,7 @@
 // may still touch after handing an array on: docs/memory.md.
 
 import { threadId, workerData } from 'node:worker_threads'
-import { frameAlignedArrays, PiperVoice, planChunks, sliceLatent, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
+import { frameAlignedArrays, nameThread, PiperVoice, planChunks, sliceLatent, THREAD_NAMES, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { beforeIdle, discardBytes, owning, transferList } from '../engine/memory/index.js'
 import { moveResult as move } from './move-result.js'
@@ -100,6 +100,7 @@ async function decode (voice: PiperVoice, task: DecodeTask): Promise<DecodeResul
 }
 
 export default (async () => {
+  nameThread(THREAD_NAMES.voiceWorker)
   const voice = await PiperVoice.load(init.modelPath, {
     config: init.config,
     session: init.session,

@@ -6,7 +6,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from '../shared/logger.js'
 import { EncoderPool } from '../audio/encoder-pool.js'
-import { initRuntime } from '../engine/index.js'
+import { initRuntime, taskTimes } from '../engine/index.js'
 import { createApp } from '../http/app.js'
 import { listen, type RunningServer } from '../shared/listen.js'
 import { InferenceGate } from '../pool/inference-gate.js'
@@ -126,6 +126,9 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     voiceMemoryBudget: () => pools.budgetBytes,
     voiceMemoryUsed: () => pools.usedBytes,
     inferencesRunning: () => pools.gate.running,
+    inferenceSlotSeconds: () => pools.gate.heldSeconds,
+    inferenceWaitSeconds: () => pools.gate.waitedSeconds,
+    engineTasks: taskTimes,
     bufferedBytes: (): number => speech.buffered.bytes
   })
   pools.on('loaded', (voice, seconds) => {

@@ -42,7 +42,7 @@ const log = createLogger('chorus-tts', 'debug', new Writable({
   }
 }))
 const zero = (): number => 0
-const metrics = new ServiceMetrics({ pendingRequests: zero, queuedSentences: zero, loadedVoices: zero, cacheBytes: zero, voiceMemory: () => new Map(), voiceMemoryBudget: zero, voiceMemoryUsed: zero, inferencesRunning: zero, bufferedBytes: zero })
+const metrics = new ServiceMetrics({ pendingRequests: zero, queuedSentences: zero, loadedVoices: zero, cacheBytes: zero, voiceMemory: () => new Map(), voiceMemoryBudget: zero, voiceMemoryUsed: zero, inferencesRunning: zero, inferenceSlotSeconds: zero, inferenceWaitSeconds: zero, engineTasks: () => [], bufferedBytes: zero })
 
 async function serve (access: ApiAccess, metricsPublic = false): Promise<string> {
   const app = new Koa<ChorusState>()

@@ -194,3 +194,20 @@ t.test('drain times out with slots still held: resolves false; resume grants the
   firstRelease()
   secondRelease()
 })
+
+t.test('held and waited seconds follow the injected clock', async t => {
+  let now = 1000
+  const gate = new InferenceGate(1, 'deadline', () => now)
+  const first = await gate.acquire(undefined, undefined, 900)
+  t.equal(gate.waitedSeconds, 0.1, 'a slot taken at once counts the wait since the caller queued it')
+  const waiting = gate.acquire()
+  now = 1250
+  first()
+  t.equal(gate.heldSeconds, 0.25)
+  const second = await waiting
+  t.equal(gate.waitedSeconds, 0.35, 'the second waited from 1000 to its grant at 1250')
+  now = 1300
+  second()
+  second()
+  t.equal(gate.heldSeconds, 0.3, 'a release counts once')
+})
