@@ -64,16 +64,21 @@ export interface FrameRange {
  * workers then finish together (3 chunks on 2 workers would take two rounds
  * of the longest chunk, 4 take two rounds of shorter ones).
  * Streamed: a small first chunk, then growing ones (growStreamChunks) or
- * equal ones of at most chunkFrames. */
-export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number }): FrameRange[] {
+ * equal ones of at most chunkFrames. `leadFrames` (growing chunks only) is
+ * the audio its listener still has to hear before the sentence's first
+ * sample, in frames: a sentence heard after others needs no small start. */
+export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number, leadFrames?: number }): FrameRange[] {
   if (frames <= 0) return []
   const parallelism = options.stream ? 1 : Math.max(1, Math.floor(options.parallelism))
   const ranges: FrameRange[] = []
   let start = 0
   if (options.stream && frames > settings.firstChunkFrames) {
+    if (settings.growStreamChunks) {
+      const lead = Math.max(0, Math.floor(options.leadFrames ?? 0))
+      return growingChunks(frames, settings, lead)
+    }
     ranges.push({ start: 0, end: settings.firstChunkFrames })
     start = settings.firstChunkFrames
-    if (settings.growStreamChunks) return growingChunks(frames, settings, ranges)
   } else if (frames <= settings.chunkFrames && (parallelism === 1 || frames <= SPREAD_FRAMES)) {
     return [{ start: 0, end: frames }]
   }
@@ -86,21 +91,28 @@ export function planChunks (frames: number, settings: ChunkingSettings, options:
 }
 
 /**
- * A streamed sentence's chunks after its first: each as long as the audio
- * before it in the sentence (so 32, 32, 64, 128 … frames), up to
- * chunkFrames. A chunk then takes less time to decode than the listener
- * takes to play what came before it whenever decoding runs faster than real
- * time, so it is ready before the listener reaches its start; one large rest
- * (the whole sentence after 32 frames) made the listener wait inside the
+ * A streamed sentence's chunks: each as long as the audio its listener
+ * hears before it (`lead`, the audio still to play before the sentence,
+ * plus the sentence's own audio before the chunk), at least firstChunkFrames
+ * and at most chunkFrames: so 32, 32, 64, 128 … frames for a sentence due
+ * now. A chunk then takes less time to decode than the listener takes to
+ * play what comes before it whenever decoding runs faster than real time,
+ * so it is ready before the listener reaches its start; one large rest (the
+ * whole sentence after 32 frames) made the listener wait inside the
  * sentence. Doubling keeps the chunks few (log2 of the sentence's length),
- * so the context decoded twice at their edges stays small. A last piece
- * shorter than the first chunk joins the one before it when the two fit in
- * chunkFrames (the bound on one run's activations).
+ * so the context decoded twice at their edges stays small, and a sentence
+ * heard seconds from now starts with a large chunk, or is decoded whole. A
+ * last piece shorter than the first chunk joins the one before it when the
+ * two fit in chunkFrames (the bound on one run's activations).
  */
-function growingChunks (frames: number, settings: ChunkingSettings, ranges: FrameRange[]): FrameRange[] {
-  let start = ranges[ranges.length - 1].end
+function growingChunks (frames: number, settings: ChunkingSettings, lead: number): FrameRange[] {
+  const first = Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, lead))
+  // A sentence heard later that its first chunk (nearly) covers is decoded whole.
+  if (lead > 0 && frames - first < settings.firstChunkFrames && frames <= settings.chunkFrames) return [{ start: 0, end: frames }]
+  const ranges: FrameRange[] = [{ start: 0, end: Math.min(frames, first) }]
+  let start = ranges[0].end
   while (start < frames) {
-    let end = Math.min(frames, start + Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, start)))
+    let end = Math.min(frames, start + Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, lead + start)))
     if (frames - end < settings.firstChunkFrames && frames - start <= settings.chunkFrames) end = frames
     ranges.push({ start, end })
     start = end

@@ -63,7 +63,7 @@ export async function sendSpeech (ctx: SpeechContext, service: SpeechService, re
   delivered.then(release, release)
   let speech: Speech
   try {
-    speech = await service.open({ ...request, log: ctx.state.log, signal: client.signal, delivered, tenant: ctx.state.identity?.tenant })
+    speech = await service.open({ ...request, id: ctx.state.requestId, log: ctx.state.log, signal: client.signal, delivered, tenant: ctx.state.identity?.tenant })
   } finally {
     delivered.then(client.done, client.done)
   }

@@ -34,6 +34,10 @@ export interface SentenceTask extends Cancellable {
   stream: boolean
   /** Workers of this voice: a long sentence is cut into at least this many chunks. */
   parallelism: number
+  /** Streamed: the audio its listener still has to hear before this
+   * sentence, in ms (0: due now), read as the task starts; it sets the
+   * first chunk's size (planChunks). */
+  leadMs: number
 }
 
 /** One decoder chunk's inputs, cut out of its sentence's latent (and the
@@ -53,6 +57,9 @@ export interface SentenceResult {
   samples?: Float32Array
   /** The chunks still to decode, in order. */
   chunks: ChunkInput[]
+  /** The piece's samples in all, the chunks still to decode included: its
+   * length is known from the encoder run, before its audio exists. */
+  totalSamples: number
   missingPhonemes: number
   /** Each phoneme's frames (BOS and EOS included) and the samples a frame
    * makes: the piece's timing, from the encoder run that made its audio.

@@ -15,6 +15,7 @@ import { Piscina } from 'piscina'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { frameAlignedArrays, type ChunkingSettings, type SynthesisConfig, type VoiceConfig } from '../engine/index.js'
 import type { InferenceGate } from './inference-gate.js'
+import { leadMs } from './schedule-clock.js'
 import { Schedule, type Ticket } from './schedule.js'
 import { isFailure, restoreError } from './task-errors.js'
 import type { ChunkInput, DecodeResult, ReadyResult, SentenceResult, WorkerInit, WorkerTask } from './protocol.js'
@@ -148,7 +149,7 @@ export class VoicePool {
    * latent and the chunks still to decode. */
   async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, ticket: Ticket, signal: AbortSignal): Promise<SentenceResult> {
     return await this.run<SentenceResult>(signal, ticket, port => ({
-      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), ...port },
+      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), leadMs: stream ? leadMs(ticket.due, this.options.gate.now()) : 0, ...port },
       transfer: [phonemes.buffer as ArrayBuffer]
     }))
   }

@@ -63,23 +63,25 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
     const { ids, missing } = voice.phonemeIds(task.phonemes)
     if (voice.mode.mode === 'whole') {
       const samples = await voice.infer(ids, task.settings, signal)
-      return move({ samples, chunks: [], missingPhonemes: missing, worker: threadId }, transferList([samples]))
+      return move({ samples, chunks: [], totalSamples: samples.length, missingPhonemes: missing, worker: threadId }, transferList([samples]))
     }
     const encoding = await voice.encode(ids, task.settings, signal)
     const frames = voice.phonemeFrames(task.phonemes, encoding)
     const timing = frames === undefined ? {} : { timing: { ...frames, hopLength: voice.hopLength } }
     const timingArrays = frames === undefined ? [] : [frames.phonemes, frames.frames]
+    const totalSamples = encoding.frames * voice.hopLength
     try {
-      const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism })
+      const frameMs = voice.hopLength / voice.config.sampleRate * 1000
+      const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism, leadFrames: frameMs > 0 ? Math.floor(task.leadMs / frameMs) : 0 })
       if (plan.length <= 1 || task.stream) {
         // Short, or streamed: this worker decodes the first chunk itself.
         const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], voice.marginFrames(init.chunking), signal)
         const copy = owning(samples)
         const chunks = cutChunks(voice, encoding, plan.slice(1))
-        return move({ samples: copy, chunks, missingPhonemes: missing, ...timing, worker: threadId }, transferList([copy, ...chunkArrays(chunks), ...timingArrays]))
+        return move({ samples: copy, chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([copy, ...chunkArrays(chunks), ...timingArrays]))
       }
       const chunks = cutChunks(voice, encoding, plan)
-      return move({ chunks, missingPhonemes: missing, ...timing, worker: threadId }, transferList([...chunkArrays(chunks), ...timingArrays]))
+      return move({ chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([...chunkArrays(chunks), ...timingArrays]))
     } finally {
       discardEncoding(encoding)
     }

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto'
 import type Koa from 'koa'
 import type { Logger } from './logger.js'
 
-const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** What a client's request id may be; anything else is replaced. */
+export const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /** What the request-id middleware puts on ctx.state. */
 export interface RequestLogState {

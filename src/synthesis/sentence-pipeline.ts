@@ -75,9 +75,11 @@ interface PieceWork {
 }
 
 function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean,
-  ticket: Ticket, signal: AbortSignal): Promise<PieceWork> {
+  ticket: Ticket, clock: AnswerClock, signal: AbortSignal): Promise<PieceWork> {
   const { order } = ticket
   return pool.sentence(phonemes, settings, stream, ticket, signal).then(result => {
+    // Its length is known now: an answer heard after this one is due later.
+    clock.expect(result.totalSamples)
     const chunks: PieceWork['chunks'] = []
     if (result.samples !== undefined) chunks.push(Promise.resolve({ samples: result.samples, worker: result.worker }))
     result.chunks.forEach((chunk, i) => {
@@ -96,6 +98,16 @@ function pieceTiming ({ phonemes, frames, hopLength }: { phonemes: Uint32Array, 
 
 export async function runSentences (pool: VoicePool, sentences: Uint32Array[], settings: SynthesisConfig,
   signal: AbortSignal, options: PipelineOptions): Promise<PipelineResult> {
+  try {
+    return await runAll(pool, sentences, settings, signal, options)
+  } finally {
+    // Its playback's end is known for good: an answer heard after it reads that.
+    options.clock.finish()
+  }
+}
+
+async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: SynthesisConfig,
+  signal: AbortSignal, options: PipelineOptions): Promise<PipelineResult> {
   const stream = options.onChunk !== undefined
   // Every queued task listens for the request's abort: not a leak.
   setMaxListeners(0, signal)
@@ -109,7 +121,7 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
     if (s >= sentences.length || work[s] !== undefined) return
     const pieces = capPhonemes(sentences[s], options.chunking.maxPhonemes)
       .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
-        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: options.clock }, signal))
+        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: options.clock }, options.clock, signal))
     for (const piece of pieces) piece.catch(() => {})
     work[s] = pieces
     options.onStart?.(s)

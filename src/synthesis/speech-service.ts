@@ -17,6 +17,8 @@ import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import type { Logger } from '../shared/logger.js'
 import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
+import type { PlaybackQueue } from '../pool/schedule-clock.js'
+import { PlaybackRegistry } from './playback-registry.js'
 import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
 import { ChunkQueue } from './chunk-queue.js'
@@ -54,6 +56,12 @@ export interface SpeechRequest {
   /** Timing to yield beside the audio; none when unset or empty. The
    * phrase cache is then passed by (it holds audio only). */
   timestamps?: readonly TimingKind[]
+  /** The request's id (X-Request-Id): a later streamed request of the same
+   * tenant may name it in `after` to be heard after this one. */
+  id?: string
+  /** The queue of answers one listener hears in order that this one joins
+   * (a WebSocket context's pieces); else the one `request.after` names. */
+  playback?: PlaybackQueue
 }
 
 export interface Speech {
@@ -114,6 +122,8 @@ function audio (bytes: Uint8Array): SpeechChunk {
 export class SpeechService {
   /** Bytes made and not yet read, every response together. */
   readonly buffered: ByteBudget
+  /** Streamed requests by id, for `after` (playback-registry.ts). */
+  private readonly playbacks = new PlaybackRegistry()
 
   constructor (
     private readonly settings: SpeechSettings,
@@ -153,6 +163,13 @@ export class SpeechService {
     return await this.run(options, prepared, stream, key, release)
   }
 
+  /** A stream's playback queue: its caller's, or that of the request it names in `after`. */
+  private playbackQueue (options: SpeechRequest, stream: boolean): PlaybackQueue | undefined {
+    if (options.playback !== undefined || !stream) return options.playback
+    if (options.id === undefined && options.request.after === undefined) return undefined
+    return this.playbacks.queueFor((options.tenant ?? ANONYMOUS).name, options.id, options.request.after)
+  }
+
   private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void): Promise<Speech> {
     const { format } = options
     const controller = new AbortController()
@@ -176,9 +193,11 @@ export class SpeechService {
       get chunksMade () { return queue.pushed },
       get chunksRead () { return queue.taken }
     }
+    // Made now, before any wait: the listener's time starts at arrival.
+    const clock = this.synthesizer.clockFor(prepared, stream, this.playbackQueue(options, stream))
     const kinds = new Set(options.timestamps ?? [])
     const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => await queue.push(chunk, timingBytes(chunk)) } }
-    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant, ...timing }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant, clock, ...timing }
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {

@@ -18,7 +18,7 @@ import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink, type TimingSink } from './sentence-pipeline.js'
 import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
-import { AnswerClock } from '../pool/schedule-clock.js'
+import { AnswerClock, type PlaybackQueue } from '../pool/schedule-clock.js'
 import type { Tenant } from '../pool/tenant.js'
 
 export type { DefaultVoiceStatus }
@@ -81,6 +81,9 @@ export interface RunOptions {
   tenant?: Tenant
   /** Each piece's phoneme timing before its audio (split Piper voices only). */
   onTiming?: TimingSink
+  /** The answer's playback clock (clockFor), made when the request arrived;
+   * default: one made now, heard after no other answer. */
+  clock?: AnswerClock
 }
 
 /** The settings the synthesizer reads: the default voice, admission and bounds on one run. */
@@ -159,6 +162,15 @@ export class Synthesizer {
     }
   }
 
+  /** A playback clock for an answer arriving now: streamed or whole, and
+   * heard after the last answer of `queue` when given (schedule-clock.ts). */
+  clockFor (prepared: PreparedSynthesis, streamed: boolean, queue?: PlaybackQueue): AnswerClock {
+    const now = (): number => performance.now()
+    return queue === undefined
+      ? new AnswerClock(now, streamed, prepared.sampleRate, this.config.streamJitterMs)
+      : queue.next(now, streamed, prepared.sampleRate, this.config.streamJitterMs)
+  }
+
   /** Synthesises every sentence; streamed when `options.onChunk` is given. */
   async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<Int16Array[]> {
     const { onChunk, onSentences, onStart, onTiming, tenant } = options
@@ -167,7 +179,7 @@ export class Synthesizer {
       return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
     }
     // The clock starts at arrival, before phonemizing: that wait is the listener's too.
-    const clock = new AnswerClock(() => performance.now(), onChunk !== undefined, prepared.sampleRate, this.config.streamJitterMs)
+    const clock = options.clock ?? this.clockFor(prepared, onChunk !== undefined)
     const phonemes = await sentencePhonemesAsync(this.runtime.binding, text, prepared.voice.voice.config)
     onSentences?.(phonemes.length)
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)

@@ -4,6 +4,7 @@
 import { AUDIO_FORMATS, type AudioFormat, isAudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
 import { LIMITS } from '../engine/synthesis-config.js'
 import { invalidJson, missingText, textTooLong } from './errors.js'
+import { SAFE_ID } from '../shared/request-id.js'
 import { expected, type ObjectSchema } from '../shared/schema.js'
 import { hasVisibleText, invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 import { assertVoiceName } from '../voices/voice-name.js'
@@ -29,6 +30,7 @@ export const TTS_REQUEST: ObjectSchema = {
     sentence_silence: { type: 'number', minimum: LIMITS.sentenceSilence.min, maximum: LIMITS.sentenceSilence.max, default: 0, description: 'Seconds of silence between sentences.' },
     stream: { type: 'boolean', default: false, description: 'WAV only: send the header at once and each sentence as it is ready (compressed formats always stream).' },
     format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/flac, audio/pcm), else WAV.' },
+    after: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The X-Request-Id of the streamed request this one is heard after (a reply\'s previous sentence, sent as its own request): its audio is then due when that one\'s has played, not at once, and slots go to what the listener needs first (docs/api.md).' },
     normalize: { type: 'boolean', default: false, description: 'Read text as language models write it: markdown, emoji, URLs, money, units, dates and times, abbreviations (English voices; docs/normalizer.md). Off here: the text is spoken as sent.' }
   }
 }
@@ -50,6 +52,8 @@ export interface TtsRequest {
   format?: AudioFormat
   /** Normalize model output before speaking it (src/text/normalize); absent: off. */
   normalize?: boolean
+  /** The request id of the answer this one is heard after (playback-registry.ts). */
+  after?: string
 }
 
 function optionalNumber (body: Record<string, unknown>, field: string): number | undefined {
@@ -95,6 +99,10 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   }
   const normalize = body.normalize
   if (normalize !== undefined && normalize !== null && typeof normalize !== 'boolean') throw invalid('a boolean', 'normalize', normalize)
+  const after = body.after
+  if (after !== undefined && after !== null && (typeof after !== 'string' || !SAFE_ID.test(after))) {
+    throw invalid('a request id (1 to 128 letters, digits, ".", "_", ":" or "-")', 'after', after)
+  }
   const format = body.format
   if (format !== undefined && format !== null && !isAudioFormat(format)) {
     const reason = typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined ? ` (${format}: ${UNSUPPORTED_FORMATS[format]})` : ''
@@ -110,6 +118,7 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
     sentenceSilence: optionalNumber(body, 'sentence_silence'),
     stream: stream === true || streamParam === '1' || streamParam === 'true',
     ...(isAudioFormat(format) ? { format } : {}),
-    normalize: normalize === true
+    normalize: normalize === true,
+    ...(typeof after === 'string' ? { after } : {})
   }
 }

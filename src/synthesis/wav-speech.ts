@@ -11,6 +11,7 @@ import type { PieceTiming } from './sentence-pipeline.js'
 import { timingChunk, type TimingChunk, type TimingKind } from './timing.js'
 import type { PreparedSynthesis, RunOptions, Synthesizer } from './synthesizer.js'
 import type { Tenant } from '../pool/tenant.js'
+import type { AnswerClock } from '../pool/schedule-clock.js'
 
 /** Where a producer hands its bytes; awaiting it is the reader's backpressure. */
 export type ByteSink = (bytes: Uint8Array) => Promise<void>
@@ -29,6 +30,8 @@ export interface SpeechRun {
   timing?: TimingOutput
   /** Whose share of the inference slots the run counts in. */
   tenant?: Tenant
+  /** The answer's playback clock, made on arrival (Synthesizer.clockFor). */
+  clock?: AnswerClock
 }
 
 export interface TimingOutput {
@@ -42,7 +45,7 @@ export interface TimingOutput {
  * (the samples counted so far, and the silence before a sentence). */
 export function runHooks (run: SpeechRun, streamed = false): RunOptions {
   const { timing, ceiling } = run
-  const hooks: RunOptions = { onSentences: count => ceiling.checkSentences(count), onStart: run.onStart, tenant: run.tenant }
+  const hooks: RunOptions = { onSentences: count => ceiling.checkSentences(count), onStart: run.onStart, tenant: run.tenant, ...(run.clock === undefined ? {} : { clock: run.clock }) }
   if (timing === undefined || !streamed) return hooks
   return {
     ...hooks,

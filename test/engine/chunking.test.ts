@@ -80,3 +80,15 @@ t.test('phonemes past the cap are cut after a space, or at the cap inside one lo
   t.same(back(capPhonemes(text('abc def ghi'), 9)), ['abc def ', 'ghi'])
   t.same(back(capPhonemes(text('abcdefghij'), 4)), ['abcd', 'efgh', 'ij'])
 })
+
+t.test('streamed with lead: a sentence heard later starts with a chunk as long as the audio before it', async t => {
+  t.same(planChunks(1240, settings, { stream: true, parallelism: 2, leadFrames: 0 }).map(r => r.end - r.start), [32, 32, 64, 128, 256, 512, 216], 'no lead: as without')
+  const later = planChunks(1240, settings, { stream: true, parallelism: 2, leadFrames: 100 })
+  t.same(later.map(r => r.end - r.start), [100, 200, 400, 512, 28])
+  covers(t, later, 1240)
+  t.equal(later[0].end, 100, 'the first chunk is the lead')
+  for (const range of later.slice(1)) t.ok(range.end - range.start <= Math.max(settings.firstChunkFrames, 100 + range.start), 'never longer than the audio before it')
+  t.same(planChunks(300, settings, { stream: true, parallelism: 2, leadFrames: 2000 }), [{ start: 0, end: 300 }], 'seconds ahead: decoded whole')
+  t.same(planChunks(120, settings, { stream: true, parallelism: 2, leadFrames: 100 }), [{ start: 0, end: 120 }], 'a remainder shorter than the first chunk joins it')
+  t.equal(planChunks(2000, settings, { stream: true, parallelism: 2, leadFrames: 5000 })[0].end, settings.chunkFrames, 'never past chunkFrames')
+})

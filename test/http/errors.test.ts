@@ -84,7 +84,9 @@ t.test('wrong types and ranges name the field, the expectation and what arrived'
     [{ speaker: [1] }, 'Expected an integer speaker id or a speaker name for speaker but received [1] (array)'],
     [{ voice: 'en_GB-probemulti-medium', speaker: 109 }, 'Expected an integer from 0 to 108 or a speaker name for speaker but received 109 (number)'],
     [{ voice: 'en_GB-probemulti-medium', speaker: -1 }, 'Expected an integer from 0 to 108 or a speaker name for speaker but received -1 (number)'],
-    [{ stream: 'yes' }, 'Expected a boolean for stream but received "yes" (string)']
+    [{ stream: 'yes' }, 'Expected a boolean for stream but received "yes" (string)'],
+    [{ after: 'has space' }, 'Expected a request id (1 to 128 letters, digits, ".", "_", ":" or "-") for after but received "has space" (string)'],
+    [{ after: 12 }, 'Expected a request id (1 to 128 letters, digits, ".", "_", ":" or "-") for after but received 12 (number)']
   ]
   for (const [fields, message] of cases) {
     const reply = await postTts(base, { text: 'Hi.', ...fields })
@@ -98,7 +100,7 @@ t.test('wrong types and ranges name the field, the expectation and what arrived'
 })
 
 t.test('range edges are accepted', async t => {
-  for (const fields of [{ length_scale: 0.1 }, { length_scale: 5 }, { noise_scale: 0 }, { noise_scale: 2 }, { noise_w: 0 }, { noise_w: 2 }, { sentence_silence: 0 }, { sentence_silence: 10 }, { voice: 'en_GB-probemulti-medium', speaker: 108 }, { speaker: 0 }]) {
+  for (const fields of [{ after: 'a-request-never-sent' }, { after: 'x'.repeat(128) }, { length_scale: 0.1 }, { length_scale: 5 }, { noise_scale: 0 }, { noise_scale: 2 }, { noise_w: 0 }, { noise_w: 2 }, { sentence_silence: 0 }, { sentence_silence: 10 }, { voice: 'en_GB-probemulti-medium', speaker: 108 }, { speaker: 0 }]) {
     const reply = await postTts(base, { text: 'Hi.', ...fields })
     t.equal(reply.status, 200, JSON.stringify(fields))
   }
