@@ -28,7 +28,7 @@ export const benchMain: BenchMain = async (argv, env) => await runBenchCommand(a
 export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
        chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
        chorus bench fleet --voices DIR --voice NAME [--count 8] [--clients 4] [--cycles 30] [--quick] [--out DIR]
-       chorus bench conversation --voices DIR --voice NAME [--bots 1,2,4,8] [--quick] [--out DIR]
+       chorus bench conversation --voices DIR --voice NAME [--bots 1,2,4,8] [--transport http,websocket] [--quick] [--out DIR]
        chorus bench fairness --voices DIR --voice NAME [--busy-bots 32] [--quiet-tenants 4] [--rounds 3] [--quick]
        chorus bench profile --voices DIR --voice NAME [--clients 4] [--rounds 3] [--duration 40] [--ceiling-seconds 15] [--quick]
        chorus bench compare a/results.json b/results.json
@@ -40,6 +40,8 @@ Conversation and fairness (docs/benchmarks.md#conversations):
   --tokens-per-second A-B   the reply's token rate (default 20-50)
   --sentences A-B           sentences per reply (default 2-4)
   --schedulers deadline,fifo   TTS_SCHEDULER values, each on a fresh service (default both)
+  --transport http,websocket   (conversation) POST /tts?stream=1 per sentence, or stream-input
+                            token by token; each on a fresh service per scheduler (default both)
   --no-ceiling, --ceiling-seconds S, --ceiling-repeats N   (conversation)
 
 Service (one of):

@@ -7,8 +7,7 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { loadServiceConfig } from '../src/service/config.js'
 import type { Env } from '../src/shared/config-values.js'
-import { createLogger, type Logger } from '../src/shared/logger.js'
-import type { SpeechService } from '../src/synthesis/speech-service.js'
+import { createLogger } from '../src/shared/logger.js'
 import { startService } from '../src/service/server.js'
 import { ChorusError, ConfigError } from '../src/errors.js'
 import type { BenchClient } from './client.js'
@@ -16,10 +15,6 @@ import type { BenchClient } from './client.js'
 export interface InProcessService {
   url: string
   workersPerVoice: number
-  /** Its speech service and logger, for a harness that must set what HTTP cannot yet (a request's tenant). */
-  speech: SpeechService
-  log: Logger
-  maxTextLength: number
   close: () => Promise<void>
 }
 
@@ -53,9 +48,6 @@ export async function startInProcess (options: InProcessOptions): Promise<InProc
   return {
     url: service.url,
     workersPerVoice: config.workersPerVoice,
-    speech: service.deps.speech,
-    log: logger,
-    maxTextLength: config.maxTextLength,
     close: async () => {
       closing ??= (async () => {
         await service.close()

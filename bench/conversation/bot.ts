@@ -1,13 +1,12 @@
 // One bot in a conversation benchmark: it is told a reply token by token,
-// sends each sentence for speech as soon as its end arrives, plays the audio
-// in order at real time after a jitter buffer, waits until its listener has
-// heard it all, pauses and speaks again, until told to stop.
+// hands it to its transport as it arrives, plays the audio in order at real
+// time after a jitter buffer, waits until its listener has heard it all,
+// pauses and speaks again, until told to stop.
 
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Tenant } from '../../src/pool/tenant.js'
-import { play, type AudioPiece } from './player.js'
+import { play } from './player.js'
 import type { ReplySource } from './replies.js'
-import type { SpeechTransport } from './transport.js'
+import type { Speaker, SpeechTransport } from './transport.js'
 
 /** One reply as its listener heard it. */
 export interface ReplyResult {
@@ -22,8 +21,7 @@ export interface ReplyResult {
 
 export interface BotOptions {
   transport: SpeechTransport
-  voice: string
-  tenant?: Tenant
+  speaker: Speaker
   replies: ReplySource
   jitterMs: number
   /** A pause of up to this long between replies (0: back to back). */
@@ -45,25 +43,20 @@ export async function runBot (options: BotOptions): Promise<void> {
 }
 
 async function speakReply (options: BotOptions): Promise<ReplyResult> {
-  const sentences = options.replies.next()
+  const reply = options.replies.next()
   const start = performance.now()
   try {
-    const spoken = await Promise.all(sentences.map(async sentence => {
-      await sleep(Math.max(0, start + sentence.endMs - performance.now()))
-      const askedMs = performance.now()
-      const audio = await options.transport.speak(sentence.text, options.voice, options.tenant)
-      return audio.map((piece): AudioPiece => ({ ...piece, askedMs }))
-    }))
-    const playback = play(spoken.flat(), options.jitterMs)
+    const pieces = await options.transport.speak(reply, start, options.speaker)
+    const playback = play(pieces, options.jitterMs)
     if (playback === null) throw new Error('no audio')
-    const firstAudioMs = spoken.flat()[0].arrivedMs - (start + sentences[0].endMs)
+    const firstAudioMs = pieces[0].arrivedMs - (start + reply.sentences[0].endMs)
     // The listener hears it all before the bot speaks again.
     await sleep(Math.max(0, playback.endMs - performance.now()))
     return {
       firstAudioMs,
       underruns: playback.underruns.length,
       underrunMs: playback.underruns.reduce((sum, u) => sum + u.durationMs, 0),
-      audioMs: spoken.flat().reduce((sum, piece) => sum + piece.durationMs, 0)
+      audioMs: pieces.reduce((sum, piece) => sum + piece.durationMs, 0)
     }
   } catch (error) {
     return { firstAudioMs: Number.NaN, underruns: 0, underrunMs: 0, audioMs: 0, error: error instanceof Error ? error.message : String(error) }

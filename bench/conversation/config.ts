@@ -8,6 +8,7 @@ import { CORES, integerSetting, numberSetting, parseFlags, pickSetting, type Fla
 import { expectedMessage } from '../../src/validate.js'
 import { isValidVoiceName } from '../../src/voices/voice-name.js'
 import type { TalkSettings } from './level.js'
+import { TRANSPORTS, type TransportName } from './transport.js'
 
 /** What every level talks with (TalkSettings), and how the command runs. */
 export interface TalkConfig extends TalkSettings {
@@ -21,6 +22,8 @@ export interface TalkConfig extends TalkSettings {
 export interface ConversationConfig extends TalkConfig {
   /** Bots per level. */
   levels: number[]
+  /** Each on a fresh service per scheduler. */
+  transports: TransportName[]
   /** null: --no-ceiling. */
   ceiling: { seconds: number, repeats: number, workers: number } | null
 }
@@ -80,12 +83,13 @@ function positiveIntegers (values: FlagValues, name: string, fallback: number[])
   return [...new Set(parts.map(Number))].sort((a, b) => a - b)
 }
 
-function schedulers (values: FlagValues): SchedulerMode[] {
-  const value = raw(values, 'schedulers')
-  if (value === undefined) return [...SCHEDULER_MODES]
+/** A comma-separated subset of `choices`, in the order given; all of them by default. */
+function subset<T extends string> (values: FlagValues, name: string, what: string, choices: readonly T[]): T[] {
+  const value = raw(values, name)
+  if (value === undefined) return [...choices]
   const parts = value.split(',').map(part => part.trim())
-  if (!parts.every(part => (SCHEDULER_MODES as readonly string[]).includes(part))) fail(`schedulers among ${SCHEDULER_MODES.join(', ')}`, '--schedulers', value)
-  return [...new Set(parts)] as SchedulerMode[]
+  if (!parts.every(part => (choices as readonly string[]).includes(part))) fail(`${what} among ${choices.join(', ')}`, `--${name}`, value)
+  return [...new Set(parts)] as T[]
 }
 
 function talkConfig (values: FlagValues, command: string, quick: boolean): TalkConfig {
@@ -101,7 +105,7 @@ function talkConfig (values: FlagValues, command: string, quick: boolean): TalkC
     maxPauseMs: numberSetting(pickSetting(values, 'pause', {}, []), 0, 60, 2) * 1000,
     tokensPerSecond: range(values, 'tokens-per-second', 1, 1000, { min: 20, max: 50 }),
     sentences: range(values, 'sentences', 1, 20, { min: 2, max: 4 }),
-    schedulers: schedulers(values),
+    schedulers: subset(values, 'schedulers', 'schedulers', SCHEDULER_MODES),
     seed: integer(values, 'seed', 0, 2 ** 31 - 1, 1),
     quick,
     outDir: resolve(raw(values, 'out') ?? `bench-results/${command}-${new Date().toISOString().replace(/[:.]/g, '-')}`),
@@ -113,6 +117,7 @@ export function parseConversationConfig (argv: readonly string[]): ConversationC
   const values = parseFlags(argv, {
     ...COMMON,
     bots: { type: 'string' },
+    transport: { type: 'string' },
     'ceiling-seconds': { type: 'string' },
     'ceiling-repeats': { type: 'string' },
     'no-ceiling': { type: 'boolean' }
@@ -122,6 +127,7 @@ export function parseConversationConfig (argv: readonly string[]): ConversationC
   return {
     ...talkConfig(values, 'conversation', quick),
     levels: positiveIntegers(values, 'bots', quick ? [1, 2] : [1, 2, 4, 6, 8, 12, 16]),
+    transports: subset(values, 'transport', 'transports', TRANSPORTS),
     ceiling: values['no-ceiling'] === true
       ? null
       : {

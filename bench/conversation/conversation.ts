@@ -1,16 +1,19 @@
 // `chorus bench conversation` (issue 30): N bots, each told replies token by
-// token and speaking each sentence as soon as its end arrives, their
-// listeners playing at real time after a jitter buffer. Per level of N and
-// per scheduler (TTS_SCHEDULER, a fresh in-process service each, cache off):
-// first audio after the first sentence end (p50, p95), underruns (replies,
-// gaps, their length), audio heard per second, and the capacity: the largest
-// N whose listeners never ran dry. Beside it, the bare ONNX Runtime ceiling
-// (onnxruntime-node on the unmodified model, no Chorus code on its path),
-// measured in the same run while no service runs.
+// token and handing them to the service as they arrive, their listeners
+// playing at real time after a jitter buffer. Per level of N, per scheduler
+// (TTS_SCHEDULER) and per transport (POST /tts?stream=1 per sentence, or
+// stream-input token by token), each pair on a fresh in-process service,
+// cache off: first audio after the first sentence end (p50, p95), underruns
+// (replies, gaps, their length), audio heard per second, and the capacity:
+// the largest N whose listeners never ran dry. Beside it, the bare ONNX
+// Runtime ceiling (onnxruntime-node on the unmodified model, no Chorus code
+// on its path), measured in the same run while no service runs.
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { ChorusError } from '../../src/errors.js'
 import type { SchedulerMode } from '../../src/pool/schedule.js'
+import { BenchClient } from '../client.js'
 import type { BenchIo } from '../io.js'
 import { machineInfo } from '../output.js'
 import type { CeilingResult, MachineInfo } from '../results.js'
@@ -18,12 +21,26 @@ import { startInProcess } from '../service.js'
 import { markdownTable, num } from '../table.js'
 import { outsideCeiling } from '../ceiling.js'
 import type { ConversationConfig } from './config.js'
+import { httpStreamTransport } from './http-transport.js'
 import { talk, type GroupFigures } from './level.js'
-import { ReplySource } from './replies.js'
-import { httpStreamTransport } from './transport.js'
+import { replyTimeline, ReplySource } from './replies.js'
+import type { SpeechTransport, TransportName } from './transport.js'
+import { streamInputTransport } from './websocket-transport.js'
+
+/** A guard against a service that never answers: the service's own
+ * TTS_TIMEOUT_SECONDS decides when a slow reply fails. */
+const REPLY_TIMEOUT_MS = 600_000
 
 export interface ConversationLevel extends GroupFigures {
   scheduler: SchedulerMode
+  transport: TransportName
+}
+
+/** The largest N with no underrun and no error (0: none), per scheduler and transport. */
+export interface ConversationCapacity {
+  scheduler: SchedulerMode
+  transport: TransportName
+  bots: number
 }
 
 export interface ConversationResults {
@@ -32,8 +49,7 @@ export interface ConversationResults {
   config: ConversationConfig
   ceiling: CeilingResult | null
   levels: ConversationLevel[]
-  /** Per scheduler: the largest N with no underrun and no error (0: none). */
-  capacity: Record<string, number>
+  capacity: ConversationCapacity[]
 }
 
 export function note (io: BenchIo, enabled: boolean, message: string): void {
@@ -50,6 +66,30 @@ export function capacityOf (levels: ReadonlyArray<Pick<GroupFigures, 'bots' | 'u
   return capacity
 }
 
+/** The voice's own sample rate, as GET /voices tells it: stream-input asks for PCM at it. */
+async function voiceSampleRate (url: string, voice: string): Promise<number> {
+  const client = new BenchClient(url, 10_000)
+  try {
+    const listing = await client.getJson('/voices') as { details?: Array<{ name?: unknown, sample_rate?: unknown }> }
+    const rate = listing.details?.find(detail => detail.name === voice)?.sample_rate
+    if (typeof rate !== 'number') throw new ChorusError('ERR_BENCH_HTTP', `GET /voices gives no sample_rate for ${voice}`)
+    return rate
+  } finally {
+    client.close()
+  }
+}
+
+export async function openTransport (name: TransportName, url: string, voice: string): Promise<SpeechTransport> {
+  return name === 'http'
+    ? httpStreamTransport(url, REPLY_TIMEOUT_MS)
+    : streamInputTransport(url, await voiceSampleRate(url, voice), REPLY_TIMEOUT_MS)
+}
+
+/** A first reply before any level, so a voice's first load is not measured (and a transport that cannot work stops the run). */
+export async function warmUp (transport: SpeechTransport, speaker: { voice: string, apiKey?: string }): Promise<void> {
+  await transport.speak(replyTimeline('Warming up.', 1000), performance.now(), speaker)
+}
+
 export async function runConversation (config: ConversationConfig, io: BenchIo): Promise<ConversationResults> {
   const progress = config.progress || io.stderrIsTTY
   await mkdir(config.outDir, { recursive: true })
@@ -57,29 +97,33 @@ export async function runConversation (config: ConversationConfig, io: BenchIo):
   if (config.ceiling !== null) {
     note(io, progress, `bare ONNX Runtime ceiling: ${config.ceiling.workers} workers, ${config.ceiling.repeats} × ${config.ceiling.seconds} s`)
     const source = new ReplySource(config.seed, config.sentences, config.tokensPerSecond)
-    const texts = Array.from({ length: 40 }, () => source.next().map(s => s.text).join(' '))
+    const texts = Array.from({ length: 40 }, () => source.next().sentences.map(s => s.text).join(' '))
     ceiling = await outsideCeiling(config, texts, config.ceiling, io.env)
   }
   const levels: ConversationLevel[] = []
   for (const scheduler of config.schedulers) {
-    note(io, progress, `TTS_SCHEDULER=${scheduler}: starting the service (phrase cache off)`)
-    const service = await startInProcess({ voiceDir: config.voiceDir, defaultVoice: config.voice, env: io.env, logFile: join(config.outDir, 'service.log'), overrides: { TTS_CACHE_BYTES: '0', TTS_SCHEDULER: scheduler, TTS_STREAM_JITTER_MS: String(config.jitterMs) } })
-    const transport = httpStreamTransport(service.url, 120_000)
-    try {
-      await transport.speak('Warming up.', config.voice, undefined)
-      for (const bots of config.levels) {
-        note(io, progress, `  ${bots} bot(s) for ${config.durationMs / 1000} s`)
-        const figures = await talk(transport, [{ name: 'bots', bots }], config)
-        const level = figures.get('bots') as GroupFigures
-        levels.push({ scheduler, ...level })
-        if (level.errors > 0) note(io, progress, `  ${level.errors} failed: ${level.firstError ?? ''}`)
+    for (const transportName of config.transports) {
+      note(io, progress, `TTS_SCHEDULER=${scheduler}, ${transportName}: starting the service (phrase cache off)`)
+      const service = await startInProcess({ voiceDir: config.voiceDir, defaultVoice: config.voice, env: io.env, logFile: join(config.outDir, 'service.log'), overrides: { TTS_CACHE_BYTES: '0', TTS_SCHEDULER: scheduler, TTS_STREAM_JITTER_MS: String(config.jitterMs) } })
+      let transport: SpeechTransport | undefined
+      try {
+        transport = await openTransport(transportName, service.url, config.voice)
+        await warmUp(transport, { voice: config.voice })
+        for (const bots of config.levels) {
+          note(io, progress, `  ${bots} bot(s) for ${config.durationMs / 1000} s`)
+          const figures = await talk(transport, [{ name: 'bots', bots }], config)
+          const level = figures.get('bots') as GroupFigures
+          levels.push({ scheduler, transport: transportName, ...level })
+          if (level.errors > 0) note(io, progress, `  ${level.errors} failed: ${level.firstError ?? ''}`)
+        }
+      } finally {
+        transport?.close()
+        await service.close()
       }
-    } finally {
-      transport.close()
-      await service.close()
     }
   }
-  const capacity = Object.fromEntries(config.schedulers.map(s => [s, capacityOf(levels.filter(l => l.scheduler === s))]))
+  const capacity = config.schedulers.flatMap(scheduler => config.transports.map(transport =>
+    ({ scheduler, transport, bots: capacityOf(levels.filter(l => l.scheduler === scheduler && l.transport === transport)) })))
   const results: ConversationResults = { kind: 'conversation', machine: machineInfo(), config, ceiling, levels, capacity }
   const report = conversationReport(results)
   await writeFile(join(config.outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n')
@@ -88,12 +132,18 @@ export async function runConversation (config: ConversationConfig, io: BenchIo):
   return results
 }
 
+/** How each transport sends a reply, for the report's first line. */
+const TRANSPORT_TEXT: Record<TransportName, string> = {
+  http: 'each sentence as POST /tts?stream=1 once its end arrived (http)',
+  websocket: 'each token over stream-input as it arrived, PCM at the voice\'s rate (websocket)'
+}
+
 const ms = (value: number | null): string => value === null ? '–' : num(value)
 
 export function conversationReport (results: ConversationResults): string {
   const { ceiling, config } = results
   const rows = results.levels.map(l => [
-    l.scheduler, String(l.bots), String(l.replies), ms(l.firstAudioP50Ms), ms(l.firstAudioP95Ms),
+    l.scheduler, l.transport, String(l.bots), String(l.replies), ms(l.firstAudioP50Ms), ms(l.firstAudioP95Ms),
     `${l.underrunReplies}/${l.replies}`, String(l.underruns), num(l.underrunMs), num(l.maxUnderrunMs), num(l.audioSecondsPerSecond),
     ceiling === null ? '–' : num(l.audioSecondsPerSecond / ceiling.audioSecondsPerSecond), String(l.errors)
   ])
@@ -101,14 +151,14 @@ export function conversationReport (results: ConversationResults): string {
     `# Conversation benchmark (${config.voice})`,
     '',
     `Bots told replies of ${config.sentences.min}–${config.sentences.max} sentences at ${config.tokensPerSecond.min}–${config.tokensPerSecond.max} tokens/s, ` +
-      `each sentence sent as POST /tts?stream=1 once its end arrived; listeners play after a ${config.jitterMs} ms jitter buffer; ` +
+      `sent ${config.transports.map(t => TRANSPORT_TEXT[t]).join(', or ')}; listeners play after a ${config.jitterMs} ms jitter buffer; ` +
       `pauses of up to ${config.maxPauseMs / 1000} s; ${config.durationMs / 1000} s per level.`,
     '',
-    markdownTable(['scheduler', 'bots', 'replies', 'first audio p50 ms', 'p95 ms', 'replies with underrun', 'underruns', 'underrun ms', 'worst reply ms', 'audio s/s', '× ceiling', 'errors']
-      .map((header, i) => ({ header, align: i === 0 ? 'left' as const : 'right' as const })), rows),
+    markdownTable(['scheduler', 'transport', 'bots', 'replies', 'first audio p50 ms', 'p95 ms', 'replies with underrun', 'underruns', 'underrun ms', 'worst reply ms', 'audio s/s', '× ceiling', 'errors']
+      .map((header, i) => ({ header, align: i < 2 ? 'left' as const : 'right' as const })), rows),
     '',
-    ...results.levels.filter(l => l.firstError !== null).map(l => `${l.scheduler}, ${l.bots} bot(s): ${l.errors} replies failed, the first with "${l.firstError ?? ''}".`),
-    ...Object.entries(results.capacity).map(([scheduler, n]) => `Capacity with ${scheduler}: ${n} bot(s) without an underrun.`),
+    ...results.levels.filter(l => l.firstError !== null).map(l => `${l.scheduler}, ${l.transport}, ${l.bots} bot(s): ${l.errors} replies failed, the first with "${l.firstError ?? ''}".`),
+    ...results.capacity.map(c => `Capacity with ${c.scheduler} over ${c.transport}: ${c.bots} bot(s) without an underrun.`),
     ceiling === null ? 'The ceiling was not measured.' : `Bare ONNX Runtime ceiling: ${num(ceiling.audioSecondsPerSecond)} audio s/s (${ceiling.workers} workers, median of ${ceiling.repeatResults.length}).`,
     ''
   ]

@@ -4,11 +4,10 @@
 // shared, shared, alone, …) so the machine's drift weighs on both; the
 // figure is the median of the rounds' ratios, per scheduler.
 //
-// Tenants come from API keys over HTTP, which this branch does not have yet:
-// the bots speak through the service's own speech service in the harness's
-// process (transport.ts), with the same pools, gate and settings as its
-// HTTP routes. Once keys exist, an HTTP transport with one key per tenant
-// replaces it without changing the rest.
+// Tenants are what API keys make them: the bench writes a keys file (one key
+// per tenant, equal weights, no quotas) into its output folder, starts the
+// service with TTS_API_KEYS_FILE, and each bot sends its tenant's key as a
+// Bearer token on POST /tts?stream=1.
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -20,9 +19,10 @@ import { startInProcess } from '../service.js'
 import { median } from '../stats.js'
 import { markdownTable, num } from '../table.js'
 import type { FairnessConfig } from './config.js'
-import { note } from './conversation.js'
+import { note, openTransport, warmUp } from './conversation.js'
 import { talk, type BotGroup, type GroupFigures } from './level.js'
-import { inProcessTransport } from './transport.js'
+import { keyOf, writeTenantKeys } from './tenant-keys.js'
+import type { SpeechTransport } from './transport.js'
 
 export interface FairnessRound {
   scheduler: SchedulerMode
@@ -58,15 +58,18 @@ export function fairnessRatio (rounds: readonly FairnessRound[]): number | null 
 export async function runFairness (config: FairnessConfig, io: BenchIo): Promise<FairnessResults> {
   const progress = config.progress || io.stderrIsTTY
   await mkdir(config.outDir, { recursive: true })
-  const quiet: BotGroup = { name: 'quiet', bots: config.quietTenants, tenant: i => ({ name: `quiet-${i + 1}`, weight: 1 }) }
-  const busy: BotGroup = { name: 'busy', bots: config.busyBots, tenant: () => ({ name: 'busy', weight: 1 }) }
+  const quietNames = Array.from({ length: config.quietTenants }, (_, i) => `quiet-${i + 1}`)
+  const keys = await writeTenantKeys(config.outDir, [...quietNames, 'busy'])
+  const quiet: BotGroup = { name: 'quiet', bots: config.quietTenants, apiKey: i => keyOf(keys, quietNames[i]) }
+  const busy: BotGroup = { name: 'busy', bots: config.busyBots, apiKey: () => keyOf(keys, 'busy') }
   const rounds: FairnessRound[] = []
   for (const scheduler of config.schedulers) {
     note(io, progress, `TTS_SCHEDULER=${scheduler}: starting the service (phrase cache off)`)
-    const service = await startInProcess({ voiceDir: config.voiceDir, defaultVoice: config.voice, env: io.env, logFile: join(config.outDir, 'service.log'), overrides: { TTS_CACHE_BYTES: '0', TTS_SCHEDULER: scheduler, TTS_STREAM_JITTER_MS: String(config.jitterMs), TTS_MAX_PENDING: String(Math.max(64, 8 * (config.busyBots + config.quietTenants))) } })
-    const transport = inProcessTransport(service.speech, service.maxTextLength, service.log)
+    const service = await startInProcess({ voiceDir: config.voiceDir, defaultVoice: config.voice, env: io.env, logFile: join(config.outDir, 'service.log'), overrides: { TTS_CACHE_BYTES: '0', TTS_SCHEDULER: scheduler, TTS_STREAM_JITTER_MS: String(config.jitterMs), TTS_MAX_PENDING: String(Math.max(64, 8 * (config.busyBots + config.quietTenants))), TTS_API_KEYS_FILE: keys.file } })
+    let transport: SpeechTransport | undefined
     try {
-      await transport.speak('Warming up.', config.voice, undefined)
+      transport = await openTransport('http', service.url, config.voice)
+      await warmUp(transport, { voice: config.voice, apiKey: keyOf(keys, quietNames[0]) })
       for (let r = 0; r < config.rounds; r++) {
         const phases = r % 2 === 0 ? ['alone', 'shared'] as const : ['shared', 'alone'] as const
         for (const phase of phases) {
@@ -76,7 +79,7 @@ export async function runFairness (config: FairnessConfig, io: BenchIo): Promise
         }
       }
     } finally {
-      transport.close()
+      transport?.close()
       await service.close()
     }
   }
@@ -98,7 +101,8 @@ export function fairnessReport (results: FairnessResults): string {
   return [
     `# Fairness benchmark (${config.voice})`,
     '',
-    `${config.quietTenants} tenants with one bot each, alone and beside one tenant with ${config.busyBots} bots; replies of ` +
+    `${config.quietTenants} tenants with one bot each, alone and beside one tenant with ${config.busyBots} bots, each tenant an API key of equal weight ` +
+      `(POST /tts?stream=1 per sentence, the key as a Bearer token); replies of ` +
       `${config.sentences.min}–${config.sentences.max} sentences at ${config.tokensPerSecond.min}–${config.tokensPerSecond.max} tokens/s, ${config.durationMs / 1000} s per phase, ${config.rounds} round(s) alternated.`,
     '',
     markdownTable(['scheduler', 'phase', 'quiet first audio p50 ms', 'quiet p95 ms', 'quiet replies with underrun', 'busy p95 ms', 'busy replies with underrun', 'errors']

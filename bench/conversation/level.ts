@@ -1,9 +1,8 @@
-// One load level of a conversation benchmark: bots in groups (a tenant each,
-// or all anonymous) talk for a set time on one transport; the figures of
-// each group's replies as their listeners heard them.
+// One load level of a conversation benchmark: bots in groups (an API key
+// per tenant, or all without keys) talk for a set time on one transport;
+// the figures of each group's replies as their listeners heard them.
 
 import { quantile } from '../stats.js'
-import type { Tenant } from '../../src/pool/tenant.js'
 import { runBot, type ReplyResult } from './bot.js'
 import { ReplySource } from './replies.js'
 import type { SpeechTransport } from './transport.js'
@@ -12,8 +11,8 @@ export interface BotGroup {
   /** The group's name in the report (its tenant's, in the fairness benchmark). */
   name: string
   bots: number
-  /** Each bot's tenant (several tenants may report as one group); none: anonymous. */
-  tenant?: (bot: number) => Tenant
+  /** Each bot's API key, its tenant's (several tenants may report as one group); none: the service has no keys. */
+  apiKey?: (bot: number) => string
 }
 
 export interface TalkSettings {
@@ -71,8 +70,7 @@ export async function talk (transport: SpeechTransport, groups: readonly BotGrou
   let botIndex = 0
   const bots = groups.flatMap(group => Array.from({ length: group.bots }, (_, i) => runBot({
     transport,
-    voice: settings.voice,
-    tenant: group.tenant?.(i),
+    speaker: { voice: settings.voice, apiKey: group.apiKey?.(i) },
     replies: new ReplySource(settings.seed * 1000 + botIndex++, settings.sentences, settings.tokensPerSecond),
     jitterMs: settings.jitterMs,
     maxPauseMs: settings.maxPauseMs,

@@ -88,9 +88,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   tools: ['shared'],
   spawner: ['shared'],
   commands: ['service', 'synthesis', 'voices', 'audio', 'engine', 'shared'],
-  // The conversation benchmark's in-process transport speaks through the
-  // speech service and picks the scheduler (bench/conversation/transport.ts).
-  bench: ['service', 'tools', 'spawner', 'synthesis', 'pool', 'voices', 'engine', 'shared']
+  // The conversation benchmarks pick the scheduler (pool's SCHEDULER_MODES).
+  bench: ['service', 'tools', 'spawner', 'pool', 'voices', 'engine', 'shared']
 }
 
 t.test('each folder imports only what the architecture table allows', async t => {

@@ -1,6 +1,7 @@
 // The conversation and fairness benchmarks' arithmetic, apart from any
-// timing: the player model's underruns, the token timeline of a reply, the
-// capacity, the fairness ratio, and the flags' checks.
+// timing: the player model's underruns, the token timeline of a reply, which
+// sentence a stream-input message speaks, the capacity, the fairness ratio,
+// and the flags' checks. Runs against a real service: conversation-run.test.ts.
 
 import t from 'tap'
 import { parseConversationConfig, parseFairnessConfig } from '../../bench/conversation/config.js'
@@ -9,6 +10,7 @@ import { fairnessRatio, type FairnessRound } from '../../bench/conversation/fair
 import { summariseReplies, type GroupFigures } from '../../bench/conversation/level.js'
 import { play } from '../../bench/conversation/player.js'
 import { replyTimeline, ReplySource } from '../../bench/conversation/replies.js'
+import { attributeAudio } from '../../bench/conversation/websocket-transport.js'
 
 t.test('the player: plays from the first arrival plus the jitter buffer; a piece not there yet is an underrun', async t => {
   const smooth = play([
@@ -38,19 +40,38 @@ t.test('the player: a gap while the model had not written the sentence yet is no
   t.equal(play([], 200), null)
 })
 
-t.test('a reply\'s sentences are due when their last token arrives', async t => {
+t.test('a reply\'s sentences are due when their last token arrives; tokens are words with their space', async t => {
   const timeline = replyTimeline('Hello there. How are you today? Fine!', 10)
-  t.same(timeline, [
+  t.same(timeline.sentences, [
     { text: 'Hello there.', endMs: 200 },
     { text: 'How are you today?', endMs: 600 },
     { text: 'Fine!', endMs: 700 }
   ])
+  t.same(timeline.tokens.map(token => token.text), ['Hello ', 'there. ', 'How ', 'are ', 'you ', 'today? ', 'Fine!'], 'no space after the last word')
+  t.same(timeline.tokens.map(token => token.atMs), [100, 200, 300, 400, 500, 600, 700])
+  t.equal(timeline.tokens.map(token => token.text).join(''), timeline.sentences.map(s => s.text).join(' '), 'the same text both ways')
   const source = new ReplySource(7, { min: 2, max: 3 }, { min: 20, max: 50 })
   const again = new ReplySource(7, { min: 2, max: 3 }, { min: 20, max: 50 })
   const reply = source.next()
   t.same(again.next(), reply, 'seeded: the same replies every run')
-  t.ok(reply.length >= 2 && reply.length <= 3, `${reply.length} sentences`)
-  t.ok(reply.every((s, i) => i === 0 || s.endMs > reply[i - 1].endMs), 'in order')
+  t.ok(reply.sentences.length >= 2 && reply.sentences.length <= 3, `${reply.sentences.length} sentences`)
+  t.ok(reply.sentences.every((s, i) => i === 0 || s.endMs > reply.sentences[i - 1].endMs), 'in order')
+  t.ok(reply.sentences.every(s => reply.tokens.some(token => token.atMs === s.endMs)), 'each sentence ends on a token')
+})
+
+t.test('stream-input audio is put to the sentence holding the same share of the characters', async t => {
+  const sentences = [{ characters: 10, sentMs: 100 }, { characters: 30, sentMs: 500 }]
+  const pieces = attributeAudio([
+    { arrivedMs: 300, durationMs: 200 },
+    { arrivedMs: 400, durationMs: 300 },
+    // Starts at 500 of 2000 ms: a quarter, where the second sentence starts.
+    { arrivedMs: 900, durationMs: 1000 },
+    { arrivedMs: 1200, durationMs: 500 }
+  ], sentences)
+  t.same(pieces.map(p => p.askedMs), [100, 100, 500, 500])
+  t.same(pieces.map(p => [p.arrivedMs, p.durationMs]), [[300, 200], [400, 300], [900, 1000], [1200, 500]], 'arrivals and durations kept')
+  t.same(attributeAudio([], sentences), [])
+  t.same(attributeAudio([{ arrivedMs: 5, durationMs: 0 }], sentences).map(p => p.askedMs), [100], 'no audio yet: the first sentence')
 })
 
 function figures (bots: number, underruns: number, errors = 0): GroupFigures {
@@ -94,6 +115,7 @@ t.test('flags: checked at the edge with the one message format', async t => {
   t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'x/../y']), { message: /^Expected a voice name like en_US-lessac-medium for --voice but received/ })
   t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--bots', '1,0']), { message: /^Expected bot counts like 1,2,4,8 \(1-1024\) for --bots but received "1,0"/ })
   t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--schedulers', 'lifo']), { message: /^Expected schedulers among deadline, fifo for --schedulers/ })
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--transport', 'http,grpc']), { message: /^Expected transports among http, websocket for --transport but received "http,grpc"/ })
   t.throws(() => parseFairnessConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--tokens-per-second', '50-20']), { message: /^Expected a number or a range like 20-50 within 1-1000 for --tokens-per-second but received "50-20"/ })
   const config = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--bots', '4,1,2', '--pause', '0', '--quick'])
   t.not(config, 'help')
@@ -102,6 +124,9 @@ t.test('flags: checked at the edge with the one message format', async t => {
   t.equal(config.maxPauseMs, 0)
   t.equal(config.durationMs, 5000, '--quick: short levels')
   t.same(config.schedulers, ['deadline', 'fifo'], 'both schedulers by default, to compare')
+  t.same(config.transports, ['http', 'websocket'], 'both transports by default')
+  const one = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--transport', 'websocket'])
+  if (one !== 'help') t.same(one.transports, ['websocket'])
   const fairness = parseFairnessConfig(['--voices', 'v', '--voice', 'en_US-a-medium'])
   t.not(fairness, 'help')
   if (fairness !== 'help') t.same([fairness.busyBots, fairness.quietTenants, fairness.rounds], [32, 4, 3])
