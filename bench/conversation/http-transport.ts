@@ -1,7 +1,9 @@
 // The HTTP transport of the conversation benchmarks: each sentence of a
 // reply is POST /tts?stream=1 as soon as its last token has arrived, with
 // the bot's key as a Bearer token when it has one; the streamed WAV body is
-// metered as it arrives.
+// metered as it arrives. Each sentence carries its own X-Request-Id and
+// names the sentence before it in `after`, as a bot should (docs/api.md):
+// the service then schedules the sentence being heard first.
 
 import { Agent, request } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -33,8 +35,9 @@ export function httpStreamTransport (baseUrl: string, timeoutMs: number): Speech
   const url = new URL(baseUrl)
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
 
-  const post = async (text: string, speaker: Speaker): Promise<ArrivedAudio[]> => await new Promise((resolve, reject) => {
-    const body = JSON.stringify({ text, voice: speaker.voice })
+  let replies = 0
+  const post = async (text: string, speaker: Speaker, id: string, after: string | undefined): Promise<ArrivedAudio[]> => await new Promise((resolve, reject) => {
+    const body = JSON.stringify({ text, voice: speaker.voice, ...(after === undefined ? {} : { after }) })
     const pieces = new WavPieces()
     const req = request({
       host: url.hostname,
@@ -46,6 +49,7 @@ export function httpStreamTransport (baseUrl: string, timeoutMs: number): Speech
       headers: {
         'Content-Type': 'application/json',
         'Content-Length': Buffer.byteLength(body),
+        'X-Request-Id': id,
         ...(speaker.apiKey === undefined ? {} : { Authorization: `Bearer ${speaker.apiKey}` })
       }
     }, res => {
@@ -66,10 +70,11 @@ export function httpStreamTransport (baseUrl: string, timeoutMs: number): Speech
   return {
     name: 'http',
     speak: async (reply, startMs, speaker) => {
-      const spoken = await Promise.all(reply.sentences.map(async sentence => {
+      const prefix = `bench-${process.pid}-${replies++}`
+      const spoken = await Promise.all(reply.sentences.map(async (sentence, i) => {
         await sleep(Math.max(0, startMs + sentence.endMs - performance.now()))
         const askedMs = performance.now()
-        const audio = await post(sentence.text, speaker)
+        const audio = await post(sentence.text, speaker, `${prefix}-${i}`, i === 0 ? undefined : `${prefix}-${i - 1}`)
         return audio.map((piece): AudioPiece => ({ ...piece, askedMs }))
       }))
       return spoken.flat()
