@@ -7,7 +7,7 @@
 // a ticket; a waiter whose request is aborted leaves the queue at once.
 
 import { SynthesisCancelledError } from '../engine/errors.js'
-import { Schedule, type ScheduleCounts, type SchedulerMode, type Ticket } from './schedule.js'
+import { Schedule, startsInMs, type ScheduleCounts, type SchedulerMode, type Ticket } from './schedule.js'
 
 interface Waiter {
   grant: () => void
@@ -27,6 +27,8 @@ export class InferenceGate {
   private drained: { done: () => void } | undefined
   private paused = false
   private grantsScheduled = false
+  /** Wakes the queue when a held background task's time comes (startsInMs). */
+  private wake: NodeJS.Timeout | undefined
   private heldMs = 0
   private waitedMs = 0
 
@@ -79,7 +81,7 @@ export class InferenceGate {
   async acquire (signal?: AbortSignal, ticket?: Ticket, queuedSince?: number): Promise<GateRelease> {
     if (signal?.aborted === true) throw new SynthesisCancelledError()
     const since = queuedSince ?? this.now()
-    if (!this.paused && this.runningCount < this.limit && this.waiters.size === 0) {
+    if (!this.paused && this.runningCount < this.limit && this.waiters.size === 0 && startsInMs(ticket, this.runningCount, this.limit, this.mode) === 0) {
       // A slot taken without waiting counts in the shares as one granted in turn.
       if (ticket !== undefined) this.waiters.charge(ticket)
       this.waitedMs += this.now() - since
@@ -99,6 +101,8 @@ export class InferenceGate {
       }
       signal?.addEventListener('abort', waiter.onAbort, { once: true })
       this.waiters.add(waiter, ticket)
+      // A slot held free for work due soon: this may be that work.
+      if (!this.paused && this.runningCount < this.limit) this.grantFree()
     })
   }
 
@@ -131,7 +135,7 @@ export class InferenceGate {
     if (!this.paused) return
     this.paused = false
     this.drained = undefined
-    while (this.runningCount < this.limit && this.waiters.size > 0) this.next()
+    this.grantFree()
   }
 
   private take (): GateRelease {
@@ -164,8 +168,31 @@ export class InferenceGate {
     this.grantsScheduled = true
     setImmediate(() => {
       this.grantsScheduled = false
-      while (!this.paused && this.runningCount < this.limit && this.waiters.size > 0) this.next()
+      this.grantFree()
     })
+  }
+
+  /** Grants free slots in the schedule's order; a background task that may
+   * not take the last free slot holds the queue until its time comes. */
+  private grantFree (): void {
+    while (!this.paused && this.runningCount < this.limit && this.waiters.size > 0) {
+      const wait = startsInMs(this.waiters.peek(), this.runningCount, this.limit, this.mode)
+      if (wait > 0) {
+        this.wakeIn(wait)
+        return
+      }
+      this.next()
+    }
+  }
+
+  private wakeIn (ms: number): void {
+    clearTimeout(this.wake)
+    this.wake = setTimeout(() => {
+      this.wake = undefined
+      this.grantFree()
+    }, ms)
+    // Never what keeps the process alive: a waiter's own request does.
+    this.wake.unref()
   }
 
   private next (): void {

@@ -55,14 +55,34 @@ export class AnswerClock implements Due {
     this.samples += samples
   }
 
-  /** A piece of `samples` will come (its length is known from its encoder run). */
+  /** `samples` more will come: a piece's length, estimated when it is queued
+   * and corrected (by the difference, which may be negative) once its encoder run tells it. */
   expect (samples: number): void {
-    if (samples > 0) this.expected += samples
+    this.expected = Math.max(0, this.expected + samples)
   }
 
   /** No more audio will come: its playback's end is fixed from here. */
   finish (): void {
     this.finished = true
+  }
+
+  lead (): number {
+    return leadMs(this, this.now())
+  }
+
+  /** Audio its listener has still to hear before this answer's first sample
+   * that has not even been handed on: what the answers ahead of it in its
+   * queue are known to have still to come. Unlike the lead, it does not
+   * shrink when the service falls behind: a sentence heard after a long one
+   * can be made in large chunks even then. */
+  aheadMs (): number {
+    const after = this.after
+    if (after === undefined) return 0
+    return after.unsentMs() + after.aheadMs()
+  }
+
+  private unsentMs (): number {
+    return Math.max(0, this.expected - this.samples) / this.sampleRate * 1000
   }
 
   /** Seconds of audio handed on so far. */

@@ -35,6 +35,28 @@ export const SCHEDULER_MODES: readonly SchedulerMode[] = ['deadline', 'fifo']
 export interface Due {
   readonly streamed: boolean
   deadline: () => number
+  /** How long until it is due, now (0 when due or late); streams only. */
+  lead?: () => number
+  /** Audio ahead of it in its listener's queue not yet handed on, in ms. */
+  aheadMs?: () => number
+}
+
+/**
+ * A stream's task whose audio is not due for this long is background work:
+ * it never takes the last free place of a queue that has two or more, so a
+ * task due now always finds a worker and a slot instead of waiting out a
+ * long chunk that nobody will hear for seconds (the next sentence of a
+ * reply, decoded whole). As its time comes it stops being background.
+ */
+export const BACKGROUND_LEAD_MS = 1000
+
+/** 0 when `ticket`'s task may take one of `limit` places while `running`
+ * are taken; else the ms until it may (its lead falls under BACKGROUND_LEAD_MS). */
+export function startsInMs (ticket: Ticket | undefined, running: number, limit: number, mode: SchedulerMode): number {
+  if (mode !== 'deadline' || ticket === undefined || !ticket.due.streamed || ticket.due.lead === undefined) return 0
+  if (limit < 2 || running + 1 < limit) return 0
+  const lead = ticket.due.lead()
+  return lead >= BACKGROUND_LEAD_MS ? lead - BACKGROUND_LEAD_MS + 1 : 0
 }
 
 /** What the scheduler knows of one task. */
@@ -123,6 +145,11 @@ export class Schedule<T> {
     queue.splice(queue.indexOf(found.entry), 1)
     this.forgetIdle()
     return true
+  }
+
+  /** The ticket of the value take() would give, left in place; undefined when empty. */
+  peek (): Ticket | undefined {
+    return this.pick()?.entry.ticket
   }
 
   /** The value to run next, taken out of the schedule; undefined when empty. */

@@ -16,7 +16,7 @@ import { SynthesisCancelledError } from '../engine/errors.js'
 import { frameAlignedArrays, type ChunkingSettings, type SynthesisConfig, type VoiceConfig } from '../engine/index.js'
 import type { InferenceGate } from './inference-gate.js'
 import { leadMs } from './schedule-clock.js'
-import { Schedule, type Ticket } from './schedule.js'
+import { Schedule, startsInMs, type Ticket } from './schedule.js'
 import { isFailure, restoreError } from './task-errors.js'
 import type { ChunkInput, DecodeResult, ReadyResult, SentenceResult, WorkerInit, WorkerTask } from './protocol.js'
 
@@ -58,6 +58,8 @@ export class VoicePool {
   private running = 0
   private readonly waiting: Schedule<{ start: () => void }>
   private idle: (() => void) | undefined
+  /** Wakes the queue when a held background task's time comes. */
+  private wake: NodeJS.Timeout | undefined
   /** Heap bytes of the voice's model, once per process (what the addon measured). */
   memoryBytes = 0
   mode: 'split' | 'whole' = 'whole'
@@ -67,6 +69,8 @@ export class VoicePool {
   encoderShared = false
   /** Peaks of the voice's recent sentences (see the gain rule in sentence-pipeline.ts). */
   private readonly peaks: number[] = []
+  /** Samples per phoneme at length_scale 1, from the voice's recent sentences (undefined before any). */
+  private samplesPerPhoneme: number | undefined
 
   constructor (readonly name: string, modelPath: string, config: VoiceConfig, readonly options: VoicePoolOptions, log: Logger) {
     this.waiting = new Schedule(options.gate.mode)
@@ -129,6 +133,19 @@ export class VoicePool {
     return sorted[Math.floor(sorted.length / 2)]
   }
 
+  /** A queued piece's length in samples before its encoder run, from its
+   * phonemes and the voice's recent sentences; 0 before the first. */
+  estimateSamples (phonemes: number, lengthScale: number): number {
+    return this.samplesPerPhoneme === undefined ? 0 : Math.round(phonemes * this.samplesPerPhoneme * lengthScale)
+  }
+
+  private observeLength (phonemes: number, samples: number, lengthScale: number): void {
+    if (phonemes <= 0 || !(samples > 0) || !(lengthScale > 0)) return
+    const ratio = samples / phonemes / lengthScale
+    // A running mean that follows the voice's recent sentences.
+    this.samplesPerPhoneme = this.samplesPerPhoneme === undefined ? ratio : this.samplesPerPhoneme * 0.9 + ratio * 0.1
+  }
+
   observePeak (peak: number): void {
     if (!(peak > 0) || !Number.isFinite(peak)) return
     this.peaks.push(peak)
@@ -148,10 +165,13 @@ export class VoicePool {
   /** One sentence: its samples when the worker could finish it, else its
    * latent and the chunks still to decode. */
   async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, ticket: Ticket, signal: AbortSignal): Promise<SentenceResult> {
-    return await this.run<SentenceResult>(signal, ticket, port => ({
-      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), leadMs: stream ? leadMs(ticket.due, this.options.gate.now()) : 0, ...port },
+    const count = phonemes.length
+    const result = await this.run<SentenceResult>(signal, ticket, port => ({
+      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), leadMs: stream ? Math.max(leadMs(ticket.due, this.options.gate.now()), ticket.due.aheadMs?.() ?? 0) : 0, ...port },
       transfer: [phonemes.buffer as ArrayBuffer]
     }))
+    this.observeLength(count, result.totalSamples, settings.lengthScale)
+    return result
   }
 
   /** One chunk of a sentence's latent; its buffers move to the worker. */
@@ -202,9 +222,11 @@ export class VoicePool {
     }
   }
 
-  /** Waits until this task is among the first `workers` in the schedule's order. */
+  /** Waits until this task is among the first `workers` in the schedule's
+   * order (background work never takes the last free worker: startsInMs). */
   private async turn (ticket: Ticket, signal: AbortSignal): Promise<void> {
-    if (this.running < this.options.workers && this.waiting.size === 0) {
+    const { workers } = this.options
+    if (this.running < workers && this.waiting.size === 0 && startsInMs(ticket, this.running, workers, this.waiting.mode) === 0) {
       this.waiting.charge(ticket)
       this.running++
       return
@@ -222,17 +244,32 @@ export class VoicePool {
       }
       signal.addEventListener('abort', onAbort, { once: true })
       this.waiting.add(entry, ticket)
+      this.startWaiting()
     })
   }
 
   private finished (): void {
-    const next = this.waiting.take()
-    if (next !== undefined) {
-      next.start()
-      return
-    }
     this.running--
-    if (this.running === 0) this.idle?.()
+    this.startWaiting()
+    if (this.running === 0 && this.waiting.size === 0) this.idle?.()
+  }
+
+  /** Lets waiting tasks through while workers are free, in the schedule's order. */
+  private startWaiting (): void {
+    const { workers } = this.options
+    while (this.running < workers && this.waiting.size > 0) {
+      const wait = startsInMs(this.waiting.peek(), this.running, workers, this.waiting.mode)
+      if (wait > 0) {
+        clearTimeout(this.wake)
+        this.wake = setTimeout(() => this.startWaiting(), wait)
+        this.wake.unref()
+        return
+      }
+      const next = this.waiting.take()
+      if (next === undefined) return
+      this.running++
+      next.start()
+    }
   }
 
   /** Waits for tasks in flight, then stops the workers. */

@@ -77,9 +77,12 @@ interface PieceWork {
 function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean,
   ticket: Ticket, clock: AnswerClock, signal: AbortSignal): Promise<PieceWork> {
   const { order } = ticket
+  // How long it will play, as far as can be told before its encoder run: an
+  // answer heard after this one is due that much later.
+  const estimate = pool.estimateSamples(phonemes.length, settings.lengthScale)
+  clock.expect(estimate)
   return pool.sentence(phonemes, settings, stream, ticket, signal).then(result => {
-    // Its length is known now: an answer heard after this one is due later.
-    clock.expect(result.totalSamples)
+    clock.expect(result.totalSamples - estimate)
     const chunks: PieceWork['chunks'] = []
     if (result.samples !== undefined) chunks.push(Promise.resolve({ samples: result.samples, worker: result.worker }))
     result.chunks.forEach((chunk, i) => {

@@ -211,3 +211,28 @@ t.test('held and waited seconds follow the injected clock', async t => {
   second()
   t.equal(gate.heldSeconds, 0.3, 'a release counts once')
 })
+
+t.test('background work never takes the last free slot; work due soon finds it; background starts when its time comes', async t => {
+  let now = 0
+  const gate = new InferenceGate(2, 'deadline', () => now)
+  const stream = (lead: number): Ticket => ({ order: [lead, 0, 0], tenant: ANONYMOUS, due: { streamed: true, deadline: () => now + lead, lead: () => lead } })
+  const first = await gate.acquire(undefined, stream(5000))
+  t.equal(gate.running, 1, 'background takes a slot while another stays free')
+  let later = false
+  const held = gate.acquire(undefined, stream(5000)).then(release => { later = true; return release })
+  await new Promise(resolve => setImmediate(resolve))
+  t.equal(later, false, 'a second background task does not take the last slot')
+  const urgent = await gate.acquire(undefined, stream(0))
+  t.equal(gate.running, 2, 'work due now takes the slot held free')
+  urgent()
+  first()
+  const release = await held
+  t.equal(later, true, 'with the slots free again, the background task runs')
+  release()
+  const fifo = new InferenceGate(2, 'fifo', () => now)
+  const a = await fifo.acquire(undefined, stream(5000))
+  const b = await fifo.acquire(undefined, stream(5000))
+  t.equal(fifo.running, 2, 'fifo keeps no slot back')
+  a()
+  b()
+})

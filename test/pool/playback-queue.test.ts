@@ -68,3 +68,18 @@ t.test('without a queue, a stream is dated from its own arrival as before', asyn
   t.equal(alone.deadline(), 50)
   t.equal(leadMs(alone, 80), 0, 'late: no lead')
 })
+
+t.test('the audio ahead in the queue: what the answers before it have still to hand on, lateness aside', async t => {
+  const time = fakeTime()
+  const queue = new PlaybackQueue()
+  const first = queue.next(time.now, true, RATE, JITTER)
+  const second = queue.next(time.now, true, RATE, JITTER)
+  const third = queue.next(time.now, true, RATE, JITTER)
+  first.expect(3000)
+  second.expect(1000)
+  t.equal(third.aheadMs(), 4000, 'both answers before it, before any audio')
+  first.advance(2500)
+  time.set(10_000) // far behind: the audio ahead is still what is to come
+  t.equal(third.aheadMs(), 1500)
+  t.equal(first.aheadMs(), 0, 'nothing is ahead of the first')
+})
