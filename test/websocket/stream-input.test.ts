@@ -86,7 +86,7 @@ t.test('multi-stream-input: contexts speak apart, each ends with its isFinal', a
     { text: ' ', context_id: 'a', voice_settings: QUIET },
     { text: ' ', context_id: 'b', voice_settings: QUIET },
     { text: 'First one. ', context_id: 'a' },
-    { text: 'Second one. ', context_id: 'b' },
+    { text: 'Second one. ', context_id: 'b', flush: true },
     { text: '', context_id: 'a', flush: true },
     { close_socket: true }
   ])
