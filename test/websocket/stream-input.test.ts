@@ -1,6 +1,7 @@
 // The input-streaming WebSocket against a real service, driven by the `ws`
-// client with ElevenLabs' published message shapes (no npm client library
-// speaks stream-input as a standalone client: docs/websocket.md, Clients).
+// client with ElevenLabs' published message shapes, so that every message
+// and both endpoints are covered (the client library of
+// livekit-elevenlabs.test.ts speaks only multi-stream-input).
 
 import t from 'tap'
 import WebSocket from 'ws'
