@@ -9,6 +9,7 @@ import t from 'tap'
 import WebSocket from 'ws'
 import { eventually } from '../helpers/hang-guard.js'
 import { postTts, startTestService } from '../helpers/service.js'
+import { INACTIVITY } from '../../src/websocket/messages.js'
 import type { SocketSession } from '../../src/websocket/session.js'
 
 const service = await startTestService({ TTS_MAX_CONCURRENT_INFERENCES: '1', TTS_WS_MAX_CONTEXTS: '2' })
@@ -25,8 +26,9 @@ interface Socket {
   send: (message: Record<string, unknown>) => void
 }
 
+/** The longest inactivity_timeout: a socket waits silently while the test holds the slot. */
 async function openMulti (): Promise<Socket> {
-  const ws = new WebSocket(`${service.url.replace('http://', 'ws://')}/v1/text-to-speech/${VOICE}/multi-stream-input?output_format=pcm_24000`)
+  const ws = new WebSocket(`${service.url.replace('http://', 'ws://')}/v1/text-to-speech/${VOICE}/multi-stream-input?output_format=pcm_24000&inactivity_timeout=${INACTIVITY.max}`)
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
   const replies: Array<Record<string, any>> = []
   ws.on('message', data => replies.push(JSON.parse(String(data))))
