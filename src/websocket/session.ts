@@ -36,10 +36,15 @@ const NORMAL = 1000
 const POLICY = 1008
 
 export class SocketSession {
+  /** Open contexts by id: text for an id goes to its context. */
   private readonly contexts = new Map<string, StreamContext>()
+  /** Contexts the client closed that still speak what they flushed: their id
+   * may open a new context meanwhile, and they still count against the limits. */
+  private readonly closing = new Set<StreamContext>()
   private held = 0
   private inactivityTimer: NodeJS.Timeout | undefined
-  private closing = false
+  /** The socket is closing or closed: messages are ignored. */
+  private ended = false
 
   constructor (
     private readonly ws: WebSocket,
@@ -58,9 +63,14 @@ export class SocketSession {
     this.touch()
   }
 
-  /** Open contexts, for tests and metrics. */
+  /** Contexts open or still speaking what was flushed before their close, for tests and metrics. */
   get contextCount (): number {
-    return this.contexts.size
+    return this.contexts.size + this.closing.size
+  }
+
+  /** Contexts closed by the client that still speak what was flushed. */
+  get closingCount (): number {
+    return this.closing.size
   }
 
   /** Characters held by this socket's contexts, not yet handed to synthesis. */
@@ -88,7 +98,7 @@ export class SocketSession {
 
   private touch (): void {
     clearTimeout(this.inactivityTimer)
-    if (this.closing) return
+    if (this.ended) return
     this.inactivityTimer = setTimeout(() => this.fail(inactive(this.options.inactivitySeconds)), this.options.inactivitySeconds * 1000)
   }
 
@@ -119,13 +129,13 @@ export class SocketSession {
   }
 
   private stop (): void {
-    this.closing = true
+    this.ended = true
     clearTimeout(this.inactivityTimer)
-    for (const context of [...this.contexts.values()]) context.close()
+    for (const context of [...this.contexts.values(), ...this.closing]) context.abort()
   }
 
   private onMessage (data: string): void {
-    if (this.closing) return
+    if (this.ended || this.endingAll) return
     this.touch()
     let message: ClientMessage
     try {
@@ -156,9 +166,7 @@ export class SocketSession {
     const id = message.contextId ?? DEFAULT_CONTEXT
     const existing = this.contexts.get(id)
     if (message.closeContext) {
-      if (existing === undefined) return
-      existing.close()
-      this.send({ isFinal: true, contextId: id }).catch(() => {})
+      if (existing !== undefined) this.closeContext(id, existing)
       return
     }
     const context = existing ?? this.open(id, message)
@@ -178,8 +186,15 @@ export class SocketSession {
     if (message.flush) context.flush()
   }
 
+  /** Its flushed text is still spoken (then isFinal); its id is free for a new context at once. */
+  private closeContext (id: string, context: StreamContext): void {
+    this.contexts.delete(id)
+    this.closing.add(context)
+    context.close()
+  }
+
   private open (id: string, message: ClientMessage): StreamContext {
-    if (this.contexts.size >= this.settings.maxContexts) throw tooManyContexts(this.settings.maxContexts, 'socket')
+    if (this.contextCount >= this.settings.maxContexts) throw tooManyContexts(this.settings.maxContexts, 'socket')
     if (this.limits.contexts >= this.limits.maxContexts) throw tooManyContexts(this.limits.maxContexts, 'process')
     const request = contextRequest(this.voice.voice, this.voice.speaker, message.voiceSettings)
     // Bad settings (a length_scale out of range, an unknown speaker) are refused now, not at the first sentence.
@@ -204,12 +219,12 @@ export class SocketSession {
   }
 
   private finished (id: string, context: StreamContext): void {
-    if (this.contexts.get(id) !== context) return
-    this.contexts.delete(id)
+    if (this.contexts.get(id) === context) this.contexts.delete(id)
+    else if (!this.closing.delete(context)) return
     this.limits.contexts--
     // stream-input ends with its one context; multi-stream-input on close_socket with its last.
-    if (!this.closing && (!this.options.multi || this.endingAll) && this.contexts.size === 0) {
-      this.closing = true
+    if (!this.ended && (!this.options.multi || this.endingAll) && this.contextCount === 0) {
+      this.ended = true
       clearTimeout(this.inactivityTimer)
       this.ws.close(NORMAL)
     }
@@ -217,14 +232,15 @@ export class SocketSession {
 
   private endingAll = false
 
-  /** close_socket: each context's text is spoken to its end, then the socket closes. */
+  /** close_socket: every context is closed as by close_context (what it
+   * flushed is spoken, then its isFinal), then the socket closes. */
   private closeGracefully (): void {
     this.endingAll = true
-    if (this.contexts.size === 0) {
-      this.closing = true
+    if (this.contextCount === 0) {
+      this.ended = true
       this.ws.close(NORMAL)
       return
     }
-    for (const context of [...this.contexts.values()]) context.end()
+    for (const [id, context] of [...this.contexts]) this.closeContext(id, context)
   }
 }

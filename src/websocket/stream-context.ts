@@ -1,8 +1,15 @@
 // One context: its text cut into pieces (text-cutter.ts), each piece spoken
 // by the speech service in order, its chunks sent back as protocol messages.
 // The service does admission, caching, metrics and encoding; this only
-// translates. Closing a context aborts its speech's signal, which drops its
-// queued sentences and terminates the inference running for it.
+// translates.
+//
+// Two ways to stop, as ElevenLabs' reference has them. close() is the
+// client's close_context (and close_socket): text up to the last flush is
+// still spoken, then isFinal; text after it is dropped, and when nothing
+// flushed is left the context stops at once (barge-in). abort() is a socket
+// gone, timed out or shutting down: everything stops now. Stopping at once
+// aborts the speech's signal, which drops its queued sentences and
+// terminates the inference running for it.
 
 import type { Logger } from '../shared/logger.js'
 import type { SpeechChunk, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
@@ -26,7 +33,7 @@ export interface ContextHost {
   send: (message: Record<string, unknown>) => Promise<void>
   /** Text left the context's buffer (handed to synthesis, trimmed or dropped). */
   released: (characters: number) => void
-  /** The context sent its last message (or was closed). */
+  /** The context sent its last message (or was aborted). */
   finished: (context: StreamContext) => void
   /** TTS_WS_TEXT_WAIT_MS: a wait this long without new text cuts what is held. */
   textWaitMs: number
@@ -48,8 +55,16 @@ export class StreamContext {
   private readonly pieces: string[] = []
   private readonly controller = new AbortController()
   private running = false
+  /** Speak what is held, then send isFinal. */
   private ending = false
+  /** The client closed the context: no more text; what was flushed is still spoken. */
+  private closing = false
+  /** Stopped: nothing more is spoken or sent. */
   private closed = false
+  /** How many of the queued pieces (from the head) were cut at or before the last flush. */
+  private flushedPieces = 0
+  /** The piece being spoken lies before the last flush. */
+  private speakingFlushed = false
   private waitTimer: NodeJS.Timeout | undefined
   /** Pieces spoken so far, for tests and logs. */
   spoken = 0
@@ -74,7 +89,7 @@ export class StreamContext {
   /** The host has counted `text` against its limits: the context releases it as it is spoken. */
   add (text: string, tryTrigger: boolean): void {
     this.accounted += text.length
-    if (this.ending || this.closed) return this.settle()
+    if (this.ending || this.closing || this.closed) return this.settle()
     this.enqueue(this.cutter.push(text, tryTrigger))
     this.armWait()
   }
@@ -87,8 +102,11 @@ export class StreamContext {
     this.accounted = held
   }
 
+  /** Everything held is cut now; close() will still speak it. */
   flush (): void {
     this.enqueue(this.cutter.flush())
+    this.flushedPieces = this.pieces.length
+    if (this.running) this.speakingFlushed = true
   }
 
   /** No more text: what is held is spoken, then the final message is sent. */
@@ -99,12 +117,36 @@ export class StreamContext {
     void this.run()
   }
 
-  /** Barge-in: everything held and running stops now. */
+  /**
+   * close_context: the text flushed so far is spoken to its end, then
+   * isFinal is sent; text after the last flush is dropped. With nothing
+   * flushed left, that is barge-in: the running inference is terminated and
+   * isFinal goes out at once.
+   */
   close (): void {
+    if (this.closed || this.closing) return
+    this.closing = true
+    clearTimeout(this.waitTimer)
+    this.cutter.flush()
+    this.pieces.length = this.flushedPieces
+    this.settle()
+    if (this.pieces.length > 0 || (this.running && this.speakingFlushed)) {
+      this.ending = true
+      void this.run()
+      return
+    }
+    // Queued before abort() tells the host, which may then close the socket.
+    this.host.send({ isFinal: true, ...this.idField() }).catch(() => {})
+    this.abort()
+  }
+
+  /** The socket is gone (or failed): everything held and running stops now, nothing more is sent. */
+  abort (): void {
     if (this.closed) return
     this.closed = true
     clearTimeout(this.waitTimer)
     this.pieces.length = 0
+    this.flushedPieces = 0
     this.cutter.flush()
     this.settle()
     this.controller.abort()
@@ -118,7 +160,7 @@ export class StreamContext {
   }
 
   private enqueue (pieces: string[]): void {
-    if (this.closed) return
+    if (this.closed || this.closing) return
     // Cut pieces are still held until their synthesis starts.
     this.pieces.push(...pieces)
     this.settle()
@@ -131,8 +173,11 @@ export class StreamContext {
     try {
       while (this.pieces.length > 0 && !this.closed) {
         const text = this.pieces.shift() as string
+        this.speakingFlushed = this.flushedPieces > 0
+        if (this.speakingFlushed) this.flushedPieces--
         this.settle()
         await this.speak(text)
+        this.speakingFlushed = false
         this.spoken++
       }
       if (this.ending && !this.closed && this.cutter.length === 0) {
@@ -147,7 +192,7 @@ export class StreamContext {
         const message = typed.expose === true ? String(typed.message) : 'Synthesis failed'
         // The socket may be gone; nothing more to tell then.
         await this.host.send({ error: message, code: typed.code ?? 'ERR_INTERNAL', ...this.idField() }).catch(() => {})
-        this.close()
+        this.abort()
       }
     } finally {
       this.running = false

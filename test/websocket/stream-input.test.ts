@@ -1,6 +1,7 @@
 // The input-streaming WebSocket against a real service, driven by the `ws`
-// client with ElevenLabs' published message shapes (no npm client library
-// speaks stream-input as a standalone client: docs/websocket.md, Clients).
+// client with ElevenLabs' published message shapes, so that every message
+// and both endpoints are covered (the client library of
+// livekit-elevenlabs.test.ts speaks only multi-stream-input).
 
 import t from 'tap'
 import WebSocket from 'ws'
@@ -86,7 +87,7 @@ t.test('multi-stream-input: contexts speak apart, each ends with its isFinal', a
     { text: ' ', context_id: 'a', voice_settings: QUIET },
     { text: ' ', context_id: 'b', voice_settings: QUIET },
     { text: 'First one. ', context_id: 'a' },
-    { text: 'Second one. ', context_id: 'b' },
+    { text: 'Second one. ', context_id: 'b', flush: true },
     { text: '', context_id: 'a', flush: true },
     { close_socket: true }
   ])
