@@ -17,7 +17,9 @@ import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import type { Logger } from '../shared/logger.js'
 import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
-import type { PlaybackQueue } from '../pool/schedule-clock.js'
+import { PlaybackQueue } from '../pool/schedule-clock.js'
+
+export type { PlaybackQueue }
 import { PlaybackRegistry } from './playback-registry.js'
 import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
@@ -78,6 +80,9 @@ export interface Speech {
   chunks: AsyncIterableIterator<SpeechChunk>
   /** Live counts: how far synthesis ran ahead of the reader. */
   progress: SpeechProgress
+  /** Settles once its audio is all made (or its work stopped), whether or
+   * not the reader has taken it yet. */
+  produced: Promise<void>
 }
 
 export interface SpeechProgress {
@@ -135,6 +140,11 @@ export class SpeechService {
     this.buffered = new ByteBudget(settings.bufferBytes)
   }
 
+  /** A queue of answers one listener hears in order (SpeechRequest.playback). */
+  playbackQueue (): PlaybackQueue {
+    return new PlaybackQueue()
+  }
+
   /** Checks the request against its voice (400 on bad input) without any work. */
   prepare (request: TtsRequest): PreparedSynthesis {
     return this.synthesizer.prepare(request)
@@ -154,7 +164,7 @@ export class SpeechService {
       this.metrics.cacheHit()
       const parts = format === 'wav' && stream ? streamedWav(hit) : [hit.bytes]
       const chunks = (async function * () { yield * parts.map(audio) })()
-      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress: { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0 } }
+      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress: { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0 }, produced: Promise.resolve() }
     }
     if (key !== undefined) this.metrics.cacheMiss()
     const release = this.synthesizer.admit()
@@ -164,7 +174,7 @@ export class SpeechService {
   }
 
   /** A stream's playback queue: its caller's, or that of the request it names in `after`. */
-  private playbackQueue (options: SpeechRequest, stream: boolean): PlaybackQueue | undefined {
+  private queueOf (options: SpeechRequest, stream: boolean): PlaybackQueue | undefined {
     if (options.playback !== undefined || !stream) return options.playback
     if (options.id === undefined && options.request.after === undefined) return undefined
     return this.playbacks.queueFor((options.tenant ?? ANONYMOUS).name, options.id, options.request.after)
@@ -194,7 +204,7 @@ export class SpeechService {
       get chunksRead () { return queue.taken }
     }
     // Made now, before any wait: the listener's time starts at arrival.
-    const clock = this.synthesizer.clockFor(prepared, stream, this.playbackQueue(options, stream))
+    const clock = this.synthesizer.clockFor(prepared, stream, this.queueOf(options, stream))
     const kinds = new Set(options.timestamps ?? [])
     const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => await queue.push(chunk, timingBytes(chunk)) } }
     const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant, clock, ...timing }
@@ -263,6 +273,6 @@ export class SpeechService {
         return { done: true, value: undefined }
       }
     }
-    return { voice: prepared.voice.name, contentType: FORMAT_INFO[format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks, progress }
+    return { voice: prepared.voice.name, contentType: FORMAT_INFO[format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks, progress, produced }
   }
 }

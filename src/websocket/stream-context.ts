@@ -1,5 +1,11 @@
 // One context: its text cut into pieces (text-cutter.ts), each piece spoken
-// by the speech service in order, its chunks sent back as protocol messages.
+// by the speech service, its chunks sent back as protocol messages in order.
+// A piece is asked for as soon as the one before it has all its audio made
+// (up to PIECES_AHEAD beyond the one being sent), in one playback queue (the
+// listener hears them in order): the next sentence is made while this one
+// is still being sent and heard, and the scheduler knows it is due only when
+// this one ends. Not sooner: a piece that made audio before the one ahead of
+// it could hold the response buffers that one needs, and neither would move.
 // The service does admission, caching, metrics and encoding; this only
 // translates.
 //
@@ -12,7 +18,7 @@
 // terminates the inference running for it.
 
 import type { Logger } from '../shared/logger.js'
-import type { SpeechChunk, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
+import type { PlaybackQueue, Speech, SpeechChunk, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import type { TimingChunk, TimingKind } from '../synthesis/timing.js'
 import type { Tenant } from '../pool/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
@@ -43,6 +49,22 @@ export interface ContextHost {
   admitSpeech: () => () => void
 }
 
+/** Pieces asked for beyond the one being sent: each holds at most its
+ * response buffer (TTS_RESPONSE_BUFFER_BYTES) until it is sent. */
+const PIECES_AHEAD = 2
+
+/** A piece whose speech was asked for. */
+interface Piece {
+  text: string
+  /** Cut at or before the last flush: close_context still speaks it. */
+  flushed: boolean
+  controller: AbortController
+  speech: Promise<Speech>
+  release: () => void
+  /** All its audio is made (or its work stopped). */
+  produced: boolean
+}
+
 export interface AudioMessage {
   audio: string
   isFinal: false
@@ -63,8 +85,10 @@ export class StreamContext {
   private closed = false
   /** How many of the queued pieces (from the head) were cut at or before the last flush. */
   private flushedPieces = 0
-  /** The piece being spoken lies before the last flush. */
-  private speakingFlushed = false
+  /** Pieces asked for, in order; the first is the one being sent. */
+  private readonly started: Piece[] = []
+  /** The order the listener hears the pieces in, for the scheduler. */
+  private readonly queue: PlaybackQueue
   private waitTimer: NodeJS.Timeout | undefined
   /** Pieces spoken so far, for tests and logs. */
   spoken = 0
@@ -79,6 +103,7 @@ export class StreamContext {
     private readonly host: ContextHost
   ) {
     this.cutter = new TextCutter(options)
+    this.queue = host.speech.playbackQueue()
   }
 
   /** Characters held: not yet cut, or cut and not yet handed to synthesis. */
@@ -106,7 +131,7 @@ export class StreamContext {
   flush (): void {
     this.enqueue(this.cutter.flush())
     this.flushedPieces = this.pieces.length
-    if (this.running) this.speakingFlushed = true
+    for (const piece of this.started) piece.flushed = true
   }
 
   /** No more text: what is held is spoken, then the final message is sent. */
@@ -129,8 +154,10 @@ export class StreamContext {
     clearTimeout(this.waitTimer)
     this.cutter.flush()
     this.pieces.length = this.flushedPieces
+    // Asked for but after the last flush: dropped, its work stopped.
+    for (const piece of this.started) if (!piece.flushed) piece.controller.abort()
     this.settle()
-    if (this.pieces.length > 0 || (this.running && this.speakingFlushed)) {
+    if (this.pieces.length > 0 || this.started.some(piece => piece.flushed)) {
       this.ending = true
       void this.run()
       return
@@ -150,6 +177,7 @@ export class StreamContext {
     this.cutter.flush()
     this.settle()
     this.controller.abort()
+    for (const piece of this.started.splice(0)) piece.release()
     this.host.finished(this)
   }
 
@@ -164,23 +192,29 @@ export class StreamContext {
     // Cut pieces are still held until their synthesis starts.
     this.pieces.push(...pieces)
     this.settle()
-    if (pieces.length > 0) void this.run()
+    if (pieces.length === 0) return
+    // While a piece is being sent, the new ones are asked for at once.
+    if (this.running) this.askAhead()
+    else void this.run()
   }
 
   private async run (): Promise<void> {
     if (this.running || this.closed) return
     this.running = true
     try {
-      while (this.pieces.length > 0 && !this.closed) {
-        const text = this.pieces.shift() as string
-        this.speakingFlushed = this.flushedPieces > 0
-        if (this.speakingFlushed) this.flushedPieces--
-        this.settle()
-        await this.speak(text)
-        this.speakingFlushed = false
+      for (;;) {
+        this.askAhead()
+        const piece = this.started[0]
+        if (piece === undefined || this.closed) break
+        try {
+          await this.send(piece)
+        } finally {
+          piece.release()
+          if (this.started[0] === piece) this.started.shift()
+        }
         this.spoken++
       }
-      if (this.ending && !this.closed && this.cutter.length === 0) {
+      if (this.ending && !this.closed && this.cutter.length === 0 && this.pieces.length === 0) {
         this.closed = true
         await this.host.send({ isFinal: true, ...this.idField() })
         this.host.finished(this)
@@ -199,48 +233,91 @@ export class StreamContext {
     }
   }
 
-  private idField (): Record<string, string> {
-    return this.id === undefined ? {} : { contextId: this.id }
+  /**
+   * Asks for the queued pieces' speech, up to PIECES_AHEAD beyond the one
+   * being sent. Only the piece to send next must be admitted now: one
+   * further ahead that the key's quota refuses waits for its turn.
+   */
+  private askAhead (): void {
+    while (this.pieces.length > 0 && this.started.length <= PIECES_AHEAD && !this.closed) {
+      if (this.started.some(piece => !piece.produced)) return
+      let admitted: () => void
+      try {
+        admitted = this.host.admitSpeech()
+      } catch (error) {
+        if (this.started.length === 0) throw error
+        return
+      }
+      let released = false
+      const release = (): void => {
+        if (!released) admitted()
+        released = true
+      }
+      const text = this.pieces.shift() as string
+      const flushed = this.flushedPieces > 0
+      if (flushed) this.flushedPieces--
+      const controller = new AbortController()
+      const request: TimedSpeechRequest = {
+        request: { ...this.request, text },
+        format: this.host.output.format,
+        encoding: this.host.output.encoding,
+        stream: true,
+        log: this.host.log,
+        signal: AbortSignal.any([this.controller.signal, controller.signal]),
+        timestamps: ['word'],
+        tenant: this.host.tenant,
+        playback: this.queue
+      }
+      const speech = this.host.speech.open(request)
+      const piece: Piece = { text, flushed, controller, speech, release, produced: false }
+      // The next piece may start once this one's audio is all made; a
+      // failure surfaces when the piece is sent, not here.
+      speech.then(async opened => await opened.produced, () => {}).finally(() => {
+        piece.produced = true
+        if (this.running) this.askAhead()
+      }).catch(() => {})
+      this.started.push(piece)
+      this.settle()
+    }
   }
 
-  private async speak (text: string): Promise<void> {
-    const request: TimedSpeechRequest = {
-      request: { ...this.request, text },
-      format: this.host.output.format,
-      encoding: this.host.output.encoding,
-      stream: true,
-      log: this.host.log,
-      signal: this.controller.signal,
-      timestamps: ['word']
-    }
-    const release = this.host.admitSpeech()
+  /** One piece's chunks as protocol messages; a piece dropped by close_context sends nothing. */
+  private async send (piece: Piece): Promise<void> {
+    let speech: Speech
     try {
-      await this.speakAdmitted({ ...request, tenant: this.host.tenant }, text)
-    } finally {
-      release()
+      speech = await piece.speech
+    } catch (error) {
+      if (piece.controller.signal.aborted) return
+      throw error
     }
-  }
-
-  private async speakAdmitted (request: TimedSpeechRequest, text: string): Promise<void> {
-    const speech = await this.host.speech.open(request)
+    const { text } = piece
     let covered = 0
     let alignment: Alignment | null = null
     // Widened: once timing is merged, SpeechChunk includes TimingChunk.
     const chunks: AsyncIterable<SpeechChunk | TimingChunk> = speech.chunks
-    for await (const chunk of chunks) {
-      if (this.closed) break
-      if (chunk.kind === 'timing') {
-        // No word timing (not built yet for any voice: docs/timing.md): no alignment, rather than one of zeros.
-        if (chunk.words.length === 0) continue
-        const end = coveredEnd(text, chunk.words)
-        alignment = buildAlignment(text, chunk.words, chunk.sampleRate, covered, end)
-        covered = end
-        continue
+    try {
+      for await (const chunk of chunks) {
+        if (this.closed || piece.controller.signal.aborted) break
+        if (chunk.kind === 'timing') {
+          // No word timing (not built yet for any voice: docs/timing.md): no alignment, rather than one of zeros.
+          if (chunk.words.length === 0) continue
+          const end = coveredEnd(text, chunk.words)
+          alignment = buildAlignment(text, chunk.words, chunk.sampleRate, covered, end)
+          covered = end
+          continue
+        }
+        if (chunk.bytes.length === 0) continue
+        const message: AudioMessage = { audio: Buffer.from(chunk.bytes).toString('base64'), isFinal: false, alignment, normalizedAlignment: alignment }
+        await this.host.send({ ...message, ...this.idField() })
+        alignment = null
       }
-      if (chunk.bytes.length === 0) continue
-      const message: AudioMessage = { audio: Buffer.from(chunk.bytes).toString('base64'), isFinal: false, alignment, normalizedAlignment: alignment }
-      await this.host.send({ ...message, ...this.idField() })
-      alignment = null
+    } catch (error) {
+      if (piece.controller.signal.aborted) return
+      throw error
     }
+  }
+
+  private idField (): Record<string, string> {
+    return this.id === undefined ? {} : { contextId: this.id }
   }
 }

@@ -213,7 +213,7 @@ t.test('held and waited seconds follow the injected clock', async t => {
 })
 
 t.test('background work never takes the last free slot; work due soon finds it; background starts when its time comes', async t => {
-  let now = 0
+  const now = 0
   const gate = new InferenceGate(2, 'deadline', () => now)
   const stream = (lead: number): Ticket => ({ order: [lead, 0, 0], tenant: ANONYMOUS, due: { streamed: true, deadline: () => now + lead, lead: () => lead } })
   const first = await gate.acquire(undefined, stream(5000))
