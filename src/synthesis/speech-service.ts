@@ -172,12 +172,14 @@ export class SpeechService {
     // A copy for the phrase cache, given up once it is past the cache's share.
     let kept: Uint8Array[] | undefined = key === undefined ? undefined : []
     let keptBytes = 0
+    const copy = (bytes: Uint8Array): void => {
+      if (kept === undefined) return
+      keptBytes += bytes.length
+      if (this.cache.fits(keptBytes)) kept.push(bytes)
+      else kept = undefined
+    }
     const write = async (bytes: Uint8Array): Promise<void> => {
-      if (kept !== undefined) {
-        keptBytes += bytes.length
-        if (this.cache.fits(keptBytes)) kept.push(bytes)
-        else kept = undefined
-      }
+      copy(bytes)
       await queue.push(audio(bytes), bytes.length)
     }
     const keep = (): void => {
@@ -204,11 +206,16 @@ export class SpeechService {
         kept = undefined
         await streamWav(speechRun)
       } else {
+        let sent = 0
         await this.sendWhole(speechRun, options.log, async (bytes, total) => {
           length = total
-          await write(bytes)
+          sent += bytes.length
+          copy(bytes)
+          // Kept before the last byte leaves: a client that has its Content-Length
+          // is done then, and may ask again at once.
+          if (sent === total) keep()
+          await queue.push(audio(bytes), bytes.length)
         })
-        keep()
       }
       this.metrics.speech(prepared.voice.name, ceiling.samples / prepared.sampleRate, (performance.now() - started) / 1000)
     })().then(() => queue.end(), (error: unknown) => {

@@ -86,7 +86,8 @@ t.test('an answer over an eighth of the cache is not kept, in any format: no lon
   t.ok(new PhraseCache(8000).fits(1000))
   t.notOk(new PhraseCache(8000).fits(1001))
   // A short answer fits an eighth of 200 KB; three sentences with 4 s between them do not.
-  const service = await startTestService({ TTS_CACHE_BYTES: '200000', TTS_DEFAULT_VOICE: 'en_US-espeak-low' }, [])
+  // Past 1 KiB an answer is spooled: it is still kept, before its last byte leaves.
+  const service = await startTestService({ TTS_CACHE_BYTES: '200000', TTS_RESPONSE_BUFFER_BYTES: '1024', TTS_DEFAULT_VOICE: 'en_US-espeak-low' }, [])
   t.teardown(() => service.stop())
   const misses = async (): Promise<number> => Number(/^chorus_cache_misses_total (\d+)/m.exec((await request(service.url + '/metrics')).body.toString())?.[1])
   const long = { text: 'One. Two. Three.', sentence_silence: 4 }
@@ -98,7 +99,8 @@ t.test('an answer over an eighth of the cache is not kept, in any format: no lon
     t.equal(await misses(), before + 2, `${format}: asked twice, synthesised twice`)
   }
   const before = await misses()
+  const short = await postTts(service.url, { text: 'Hi.' })
+  t.ok(short.body.length > 1024, 'spooled')
   await postTts(service.url, { text: 'Hi.' })
-  await postTts(service.url, { text: 'Hi.' })
-  t.equal(await misses(), before + 1, 'a short answer is kept')
+  t.equal(await misses(), before + 1, 'a short answer is kept, by the time its last byte has arrived')
 })
