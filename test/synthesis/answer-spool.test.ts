@@ -1,17 +1,20 @@
 // A whole answer's spool: memory up to its share and while the service's
 // budget has room, the rest on disk in a file no one else can see, silence
 // only counted; read back identical, in order, its memory given back. A
-// whole WAV answer past its share spills and comes back identical, and a
-// spool that cannot be written is a clear 507.
+// whole WAV answer past its share spills and comes back identical, a spool
+// that cannot be written is a clear 507, and a stalled reader holds its
+// answer back, counted, until its time cuts it.
 
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { AnswerSpool, SPOOL_PIECE_BYTES } from '../../src/synthesis/answer-spool.js'
 import { ByteBudget } from '../../src/synthesis/byte-budget.js'
 import { loadServiceConfig } from '../../src/service/config.js'
-import { postTts, startTestService } from '../helpers/service.js'
+import { eventually } from '../helpers/hang-guard.js'
+import { postTts, request, startTestService } from '../helpers/service.js'
 
 const dir = await mkdtemp(join(tmpdir(), 'chorus-spool-'))
 t.teardown(() => rm(dir, { recursive: true, force: true }))
@@ -116,4 +119,38 @@ t.test('a whole WAV past the in-memory share spills and comes back identical; a 
   t.notOk(failed.body.toString().includes(spoolDir), 'the folder is in the log, not the answer')
   t.ok(tight.logs.some(line => line.msg === 'cannot spool a whole answer' && line.dir === spoolDir))
   t.equal((await postTts(tight.url, { ...body, stream: true })).status, 200, 'a stream still works')
+})
+
+t.test('a whole answer whose client stops reading: sent only as it reads, counted as pending, cut at its time', async t => {
+  const spoolDir = await mkdtemp(join(tmpdir(), 'chorus-stalled-spool-'))
+  t.teardown(() => rm(spoolDir, { recursive: true, force: true }))
+  const service = await startTestService({ TTS_DEFAULT_VOICE: 'en_US-espeak-low', TTS_TIMEOUT_SECONDS: '10', TTS_RESPONSE_BUFFER_BYTES: '65536', TTS_SPOOL_DIR: spoolDir }, [])
+  t.teardown(() => service.stop())
+  // 50 sentences with 10 s between them: a 22 MB file, far more than the socket buffers hold.
+  const body = { text: Array.from({ length: 50 }, () => 'Go.').join(' '), sentence_silence: 10 }
+  const reply = await new Promise<{ res: IncomingMessage, length: number }>((resolve, reject) => {
+    const req = httpRequest(`${service.url}/tts`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, res => {
+      res.once('data', () => {
+        // Reads nothing more.
+        res.pause()
+        resolve({ res, length: Number(res.headers['content-length']) })
+      })
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
+  })
+  t.equal(reply.res.statusCode, 200)
+  t.ok(reply.length > 20_000_000, 'the whole file\'s length announced')
+  t.equal((await request(`${service.url}/health`)).json.pending_requests, 1, 'counted while its bytes wait for the client')
+  await eventually('the request\'s time to end the answer', () => service.logs.some(line => line.msg === 'streaming synthesis stopped' && line.code === 'ERR_TIMEOUT'))
+  let received = 0
+  const closed = new Promise<void>(resolve => reply.res.once('close', resolve))
+  reply.res.on('error', () => {})
+  reply.res.on('data', (chunk: Buffer) => { received += chunk.length })
+  reply.res.resume()
+  await closed
+  t.ok(received < reply.length, 'cut: fewer bytes than announced, so the client can tell')
+  await eventually('the request to end', async () => (await request(`${service.url}/health`)).json.pending_requests === 0)
+  t.equal(service.deps.speech.buffered.bytes, 0, 'nothing left counted in TTS_BUFFER_BYTES')
+  t.same(await readdir(spoolDir), [])
 })
