@@ -24,6 +24,8 @@ export interface VoiceConfig {
   phonemeType: PhonemeType
   /** Phoneme (one codepoint) → ids. Contains "_", "^" and "$". */
   phonemeIdMap: Record<string, number[]>
+  /** num_symbols: the rows of the model's phoneme table, as the config states them (checked against the model at the scan). */
+  numSymbols?: number
   /** Phoneme → replacement phonemes, applied before the id lookup. */
   phonemeMap: Record<string, string[]>
   numSpeakers: number
@@ -140,6 +142,7 @@ export function parseVoiceConfig (json: unknown, file: string): VoiceConfig {
     espeakVoice,
     phonemeType,
     phonemeIdMap: parsePhonemeIdMap(read, root.phoneme_id_map),
+    ...(root.num_symbols === undefined ? {} : { numSymbols: read.positiveInteger(root.num_symbols, 'num_symbols') }),
     phonemeMap: parsePhonemeMap(read, root.phoneme_map),
     numSpeakers,
     speakerIdMap: parseSpeakers(read, root.speaker_id_map, numSpeakers),

@@ -2,6 +2,8 @@
 // environment once at start-up with the shared reader (config-values.ts). A bad value stops the process with exit code
 // 2 and a message that names the variable (see cli.ts).
 
+import { statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
 import { LIMITS } from '../engine/synthesis-config.js'
@@ -57,6 +59,9 @@ export interface ServiceConfig {
    * and every response together (TTS_BUFFER_BYTES): synthesis waits beyond. */
   responseBufferBytes: number
   bufferBytes: number
+  /** TTS_SPOOL_DIR: where a whole WAV answer's bytes beyond its share of
+   * memory wait, in unlinked files, until they are sent (the OS temp folder). */
+  spoolDir: string
   bundledVoiceDir: string
   /** Copy bundled voices missing from voiceDir at start-up (off for a read-only volume). */
   installBundled: boolean
@@ -198,6 +203,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     // Every admitted request's own bound, by default: a stalled client waits
     // on its own bound first, and all of them together on this one.
     bufferBytes: integerSetting(read('TTS_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, maxPending * responseBufferBytes),
+    spoolDir: spoolDirSetting(read('TTS_SPOOL_DIR')),
     bundledVoiceDir: stringSetting(read('CHORUS_BUNDLED_VOICE_DIR'), join(PACKAGE_ROOT, 'voices/bundled')),
     installBundled: choiceSetting(read('CHORUS_INSTALL_BUNDLED'), ['0', '1'], '1') === '1',
     rescanMs: numberSetting(read('TTS_VOICE_RESCAN_SECONDS'), 0.1, 3600, 5) * 1000,
@@ -230,6 +236,21 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     voiceSource: sourceSetting(read('TTS_VOICE_SOURCE')),
     voiceCatalog: resolve(stringSetting(read('TTS_VOICE_CATALOG'), DEFAULT_CATALOG_PATH))
   }
+}
+
+/** TTS_SPOOL_DIR: a folder that exists now (checked once: a typo stops the
+ * service at start-up rather than failing every long answer later). */
+function spoolDirSetting (setting: Setting | undefined): string {
+  if (setting === undefined) return tmpdir()
+  const dir = resolve(setting.value)
+  let isDirectory = false
+  try {
+    isDirectory = statSync(dir).isDirectory()
+  } catch {
+    // Missing or unreadable: refused just below, naming the variable.
+  }
+  if (!isDirectory) throw configError('an existing directory', setting)
+  return dir
 }
 
 /** Long enough not to be guessed, and one word, as a bearer token must be. */

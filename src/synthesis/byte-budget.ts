@@ -31,6 +31,14 @@ export class ByteBudget {
     this.held += bytes
   }
 
+  /** Counts `bytes` in when they fit under the bound (strictly: no chunk
+   * passes it), and says whether they did; never waits. */
+  tryTake (bytes: number): boolean {
+    if (this.held + bytes > this.limit) return false
+    this.held += bytes
+    return true
+  }
+
   give (bytes: number): void {
     this.held -= bytes
     // Every waiter checks again: the room may be enough for several.

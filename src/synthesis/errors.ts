@@ -43,3 +43,12 @@ export class AudioTooLongError extends ChorusError {
       { status: 413, details: { field, limit_seconds: limitSeconds, received_seconds: receivedSeconds } })
   }
 }
+
+/** A whole answer could not be kept until its end: its spool folder
+ * (TTS_SPOOL_DIR) is full or cannot be written. The cause, with the path,
+ * goes to the log; the client is told what it can do. */
+export function spoolFailed (cause: unknown): ChorusError {
+  return new ChorusError('ERR_INSUFFICIENT_STORAGE',
+    'The service has no room to keep this answer whole right now: ask for a stream ("stream": true) or retry later',
+    { status: 507, expose: true, cause })
+}

@@ -36,6 +36,9 @@ export function cacheKey (voice: string, voiceVersion: string, settings: Synthes
     settings.noiseW, settings.sentenceSilence, normaliseText(text), ...(format === 'wav' ? [] : [format])])
 }
 
+/** One answer takes at most this fraction of the cache's bytes. */
+const ENTRY_SHARE = 8
+
 export class PhraseCache {
   private readonly entries = new Map<string, CachedAudio>()
   private used = 0
@@ -52,6 +55,13 @@ export class PhraseCache {
 
   get size (): number {
     return this.entries.size
+  }
+
+  /** Whether an answer of `bytes` may be kept: at most a share of the
+   * cache, so that keeping a copy of a long answer never costs more than
+   * the cache itself, and one answer cannot empty it. */
+  fits (bytes: number): boolean {
+    return bytes <= this.maxBytes / ENTRY_SHARE
   }
 
   get (key: string): CachedAudio | undefined {

@@ -27,6 +27,9 @@ import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
  * is slow), and a rejection stops the run. */
 export type ChunkSink = (pcm: Int16Array, sentence: number, chunk: number) => void | Promise<void>
 
+/** Receives an unstreamed sentence's PCM, whole, in order; awaited like a ChunkSink. */
+export type WholeSentenceSink = (pcm: Int16Array, sentence: number) => void | Promise<void>
+
 /** One piece's phonemes (BOS, the piece's phonemes, EOS) and the samples
  * each covers: together exactly the piece's samples (phoneme-frames.ts). */
 export interface PieceTiming {
@@ -44,6 +47,8 @@ export interface PipelineOptions {
   chunking: ChunkingSettings
   /** Streamed: small first chunks and the streaming gain rule. */
   onChunk?: ChunkSink
+  /** Unstreamed: each sentence's PCM, normalised by its own peak. */
+  onSentence?: WholeSentenceSink
   /** Streamed: sentences started ahead of the one being handed on, itself
    * included, so a reader who stops taking chunks stops the work too. */
   window?: number
@@ -57,9 +62,8 @@ export interface PipelineOptions {
   onTiming?: TimingSink
 }
 
+/** What is left of a run once its audio was handed on (none of it is kept). */
 export interface PipelineResult {
-  /** Each sentence's PCM (as streamed, when streamed). */
-  sentences: Int16Array[]
   missingPhonemes: number
   /** Per sentence: decoder chunks, and the worker threads that made them. */
   spread: Array<{ chunks: number, workers: number }>
@@ -131,14 +135,14 @@ async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: Synt
   }
   for (let s = 0; s < window; s++) start(s)
 
-  const result: PipelineResult = { sentences: [], missingPhonemes: 0, spread: [] }
+  const result: PipelineResult = { missingPhonemes: 0, spread: [] }
   for (let s = 0; s < sentences.length; s++) {
     start(s + window - 1)
     const pieces = work[s] ?? []
     // Handed on: its audio is no longer held here.
     work[s] = []
+    // Unstreamed, a sentence's samples wait for its peak; streamed, nothing waits.
     const floats: Float32Array[] = []
-    const pcm: Int16Array[] = []
     let runningPeak = 0
     let chunkIndex = 0
     let chunkCount = 0
@@ -151,20 +155,20 @@ async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: Synt
       for (const chunk of chunks) {
         const { samples, worker } = await chunk
         workers.add(worker)
-        floats.push(samples)
         options.clock.advance(samples.length)
-        if (options.onChunk === undefined) continue
-        const whole = pieces.length === 1 && chunks.length === 1
         runningPeak = Math.max(runningPeak, peakOf(samples))
+        if (options.onChunk === undefined) {
+          floats.push(samples)
+          continue
+        }
+        const whole = pieces.length === 1 && chunks.length === 1
         const scaled = whole ? floatToPcm16(samples) : scaleToPcm16(samples, Math.max(runningPeak, pool.typicalPeak))
-        pcm.push(scaled)
         await options.onChunk(scaled, s, chunkIndex++)
       }
     }
     result.spread.push({ chunks: chunkCount, workers: workers.size })
-    const all = concatSamples(floats, n => new Float32Array(n))
-    pool.observePeak(peakOf(all))
-    result.sentences.push(options.onChunk === undefined || chunkCount === 1 ? floatToPcm16(all) : concatSamples(pcm, n => new Int16Array(n)))
+    pool.observePeak(runningPeak)
+    if (options.onChunk === undefined) await options.onSentence?.(floatToPcm16(concatSamples(floats, n => new Float32Array(n))), s)
   }
   return result
 }

@@ -18,8 +18,9 @@ import { SynthesisCancelledError } from '../engine/errors.js'
 import type { Logger } from '../shared/logger.js'
 import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
 import { PlaybackQueue } from '../pool/schedule-clock.js'
-
-export type { PlaybackQueue }
+import { WAV_HEADER_BYTES, wavHeader } from '../engine/index.js'
+import { isChorusError } from '../errors.js'
+import { AnswerSpool } from './answer-spool.js'
 import { PlaybackRegistry } from './playback-registry.js'
 import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
@@ -31,6 +32,8 @@ import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
 import { timingBytes, type TimingChunk, type TimingKind } from './timing.js'
 import type { TtsRequest } from './tts-request.js'
 import { streamedWav, streamWav, wholeWav, type SpeechRun } from './wav-speech.js'
+
+export type { PlaybackQueue }
 
 /** What a speech yields, in order: audio, and (when asked for) before the
  * audio of each sentence (or piece of a long one) the timing that covers it. */
@@ -102,6 +105,8 @@ export interface SpeechSettings {
   responseBufferBytes: number
   /** TTS_BUFFER_BYTES: the same, every response together. */
   bufferBytes: number
+  /** TTS_SPOOL_DIR: where a whole answer's bytes beyond its memory go until it is sent. */
+  spoolDir: string
 }
 
 /** What the service counts; the metrics registry lives with the HTTP layer. */
@@ -191,10 +196,21 @@ export class SpeechService {
 
     const queue = new ChunkQueue<SpeechChunk>([new ByteBudget(this.settings.responseBufferBytes), this.buffered], signal)
     const ceiling = new AudioCeiling(this.settings.maxAudioSeconds, prepared)
-    const kept: Uint8Array[] = []
+    // A copy for the phrase cache, given up once it is past the cache's share.
+    let kept: Uint8Array[] | undefined = key === undefined ? undefined : []
+    let keptBytes = 0
+    const copy = (bytes: Uint8Array): void => {
+      if (kept === undefined) return
+      keptBytes += bytes.length
+      if (this.cache.fits(keptBytes)) kept.push(bytes)
+      else kept = undefined
+    }
     const write = async (bytes: Uint8Array): Promise<void> => {
-      if (key !== undefined && format !== 'wav') kept.push(bytes)
+      copy(bytes)
       await queue.push(audio(bytes), bytes.length)
+    }
+    const keep = (): void => {
+      if (key !== undefined && kept !== undefined) this.cache.set(key, { bytes: Buffer.concat(kept), sampleRate: prepared.sampleRate })
     }
     let length: number | undefined
     let sentencesStarted = 0
@@ -212,16 +228,23 @@ export class SpeechService {
     const produced = (async () => {
       if (format !== 'wav') {
         await encodeSpeech(speechRun, this.encoders, format, options.encoding)
-        if (key !== undefined) this.cache.set(key, { bytes: Buffer.concat(kept), sampleRate: prepared.sampleRate })
+        keep()
       } else if (stream) {
         // Not cached: a streamed sentence's gain may differ from Piper's
         // normalisation (see sentence-pipeline.ts); the cache holds exact answers.
+        kept = undefined
         await streamWav(speechRun)
       } else {
-        const wav = await wholeWav(speechRun)
-        if (key !== undefined) this.cache.set(key, { bytes: wav, sampleRate: prepared.sampleRate })
-        length = wav.length
-        await write(wav)
+        let sent = 0
+        await this.sendWhole(speechRun, options.log, async (bytes, total) => {
+          length = total
+          sent += bytes.length
+          copy(bytes)
+          // Kept before the last byte leaves: a client that has its Content-Length
+          // is done then, and may ask again at once.
+          if (sent === total) keep()
+          await queue.push(audio(bytes), bytes.length)
+        })
       }
       this.metrics.speech(prepared.voice.name, ceiling.samples / prepared.sampleRate, (performance.now() - started) / 1000)
     })().then(() => queue.end(), (error: unknown) => {
@@ -274,5 +297,24 @@ export class SpeechService {
       }
     }
     return { voice: prepared.voice.name, contentType: FORMAT_INFO[format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks, progress, produced }
+  }
+
+  /** A whole WAV file: its samples spooled until the last is made, then the
+   * header with the exact length and the samples, each piece awaited by
+   * `send` (told the file's length with the first). */
+  private async sendWhole (run: SpeechRun, log: Logger, send: (bytes: Uint8Array, length: number) => Promise<void>): Promise<void> {
+    const spool = new AnswerSpool({ memoryBytes: this.settings.responseBufferBytes, budget: this.buffered, dir: this.settings.spoolDir })
+    try {
+      await wholeWav(run, spool)
+      const length = WAV_HEADER_BYTES + spool.length
+      if (spool.spilledBytes > 0) log.debug({ bytes: length, spilled: spool.spilledBytes }, 'whole answer spooled to disk')
+      await send(wavHeader(spool.length, run.prepared.sampleRate), length)
+      for await (const piece of spool.read()) await send(piece, length)
+    } catch (error) {
+      if (isChorusError(error) && error.code === 'ERR_INSUFFICIENT_STORAGE') log.warn({ err: error.cause, dir: this.settings.spoolDir }, 'cannot spool a whole answer')
+      throw error
+    } finally {
+      await spool.close()
+    }
   }
 }

@@ -16,7 +16,7 @@ import { isValidVoiceName } from '../voices/voice-name.js'
 import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } from './default-voice.js'
 import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
-import { runSentences, type ChunkSink, type TimingSink } from './sentence-pipeline.js'
+import { runSentences, type ChunkSink, type WholeSentenceSink, type TimingSink } from './sentence-pipeline.js'
 import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
 import { AnswerClock, type PlaybackQueue } from '../pool/schedule-clock.js'
 import type { Tenant } from '../pool/tenant.js'
@@ -73,6 +73,9 @@ export type SentenceSink = ChunkSink
 export interface RunOptions {
   /** Streamed: receives the PCM in order, chunk by chunk, as it is made. */
   onChunk?: SentenceSink
+  /** Unstreamed: receives each sentence's PCM (normalised as Piper does) in
+   * order, as soon as it and every earlier sentence are made; awaited. */
+  onSentence?: WholeSentenceSink
   /** Told the sentence count before any audio is made; may throw to refuse. */
   onSentences?: (count: number) => void
   /** Told each sentence's index as its work is queued (Piper voices). */
@@ -171,12 +174,15 @@ export class Synthesizer {
       : queue.next(now, streamed, prepared.sampleRate, this.config.streamJitterMs)
   }
 
-  /** Synthesises every sentence; streamed when `options.onChunk` is given. */
-  async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<Int16Array[]> {
-    const { onChunk, onSentences, onStart, onTiming, tenant } = options
+  /** Synthesises every sentence, handing the audio on as it is made:
+   * streamed to `options.onChunk`, else whole sentences to `options.onSentence`.
+   * Nothing is kept here once handed on. */
+  async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
+    const { onChunk, onSentence, onSentences, onStart, onTiming, tenant } = options
     if (prepared.voice.kind === 'builtin') {
       onSentences?.(splitSentences(text).length)
-      return await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, onChunk)
+      await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, { onChunk, onSentence })
+      return
     }
     // The clock starts at arrival, before phonemizing: that wait is the listener's too.
     const clock = options.clock ?? this.clockFor(prepared, onChunk !== undefined)
@@ -185,11 +191,10 @@ export class Synthesizer {
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {
       const result = await runSentences(pool, phonemes, prepared.settings, signal, {
-        request: this.requests++, chunking: this.config.chunking, onChunk, onStart, window: this.config.sentenceWindow, onTiming, clock, tenant
+        request: this.requests++, chunking: this.config.chunking, onChunk, onSentence, onStart, window: this.config.sentenceWindow, onTiming, clock, tenant
       })
       this.log.debug({ voice: prepared.voice.name, spread: result.spread }, 'sentences decoded')
       if (result.missingPhonemes > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: result.missingPhonemes }, 'phonemes missing from the voice\'s map were skipped')
-      return result.sentences
     } finally {
       release()
     }

@@ -1,10 +1,11 @@
-// Speech as WAV, the service's native format: a whole file with exact sizes,
-// or a stream whose header announces an unknown length, followed by each
-// sentence's PCM (with the silence before it, in bounded pieces) as soon as
-// it and every earlier sentence are ready. A cached file streams with the
-// same framing.
+// Speech as WAV, the service's native format: a whole file with exact sizes
+// (its samples kept in a spool until the last is made), or a stream whose
+// header announces an unknown length, followed by each sentence's PCM (with
+// the silence before it, in bounded pieces) as soon as it and every earlier
+// sentence are ready. A cached file streams with the same framing.
 
-import { encodeWavSentences, pcmBytes, UNKNOWN_LENGTH, WAV_HEADER_BYTES, wavHeader } from '../engine/index.js'
+import { pcmBytes, UNKNOWN_LENGTH, WAV_HEADER_BYTES, wavHeader } from '../engine/index.js'
+import type { AnswerSpool } from './answer-spool.js'
 import { silencePieces, type AudioCeiling } from './audio-ceiling.js'
 import type { CachedAudio } from './phrase-cache.js'
 import type { PieceTiming } from './sentence-pipeline.js'
@@ -57,16 +58,16 @@ export function runHooks (run: SpeechRun, streamed = false): RunOptions {
 }
 
 /** Unstreamed: the pieces' timing kept until the sentences' lengths place them. */
-function collectTiming (run: SpeechRun): { hooks: RunOptions, flush: (sentences: Int16Array[], gap: number) => Promise<void> } {
+function collectTiming (run: SpeechRun): { hooks: RunOptions, flush: (lengths: number[], gap: number) => Promise<void> } {
   const pieces: Array<{ piece: PieceTiming, sentence: number }> = []
   const hooks = runHooks(run)
   if (run.timing === undefined) return { hooks, flush: async () => {} }
   const { kinds, push } = run.timing
   return {
     hooks: { ...hooks, onTiming: (piece, sentence) => { pieces.push({ piece, sentence }) } },
-    flush: async (sentences, gap) => {
+    flush: async (lengths, gap) => {
       const starts: number[] = []
-      sentences.reduce((at, pcm, i) => { starts.push(at + (i > 0 ? gap : 0)); return starts[i] + pcm.length }, 0)
+      lengths.reduce((at, length, i) => { starts.push(at + (i > 0 ? gap : 0)); return starts[i] + length }, 0)
       // Pieces of a sentence follow each other: each starts where the one before ended.
       let last = -1
       let at = 0
@@ -85,15 +86,30 @@ export function streamedWav (hit: CachedAudio): Buffer[] {
   return [wavHeader(UNKNOWN_LENGTH, hit.sampleRate), hit.bytes.subarray(WAV_HEADER_BYTES)]
 }
 
-/** A whole WAV file: every sentence is made (and normalised as Piper does) before the file exists. */
-export async function wholeWav (run: SpeechRun): Promise<Buffer> {
+/**
+ * A whole WAV file's samples, into `spool`: each sentence (normalised as
+ * Piper does) as soon as it and every earlier one are made, with the
+ * silence before it counted, not made. Nothing can be sent before the last
+ * sentence (the header holds the length), so the spool, not the reader,
+ * takes them: its memory is bounded, the rest goes to disk. The header is
+ * wavHeader(spool.length, rate).
+ */
+export async function wholeWav (run: SpeechRun, spool: AnswerSpool): Promise<void> {
   const { prepared, ceiling } = run
   const timing = collectTiming(run)
-  const sentences = await run.synthesizer.run(prepared, run.text, run.signal, timing.hooks)
   const gap = ceiling.gapBefore(1, 0)
-  ceiling.add(sentences.reduce((sum, pcm) => sum + pcm.length, 0) + gap * Math.max(0, sentences.length - 1))
-  await timing.flush(sentences, gap)
-  return encodeWavSentences(sentences, gap, prepared.sampleRate)
+  const lengths: number[] = []
+  await run.synthesizer.run(prepared, run.text, run.signal, {
+    ...timing.hooks,
+    onSentence: async (pcm, sentence) => {
+      const silence = sentence > 0 ? gap : 0
+      ceiling.add(silence + pcm.length)
+      spool.zeros(silence * 2)
+      await spool.write(pcmBytes(pcm))
+      lengths.push(pcm.length)
+    }
+  })
+  await timing.flush(lengths, gap)
 }
 
 /** Streams a synthesis as WAV: the header as soon as the text is known to

@@ -45,28 +45,32 @@ function splitClauses (sentence: string): string[] {
   return pieces
 }
 
+/** Where the built-in voice hands its audio, in order: each clause as it is
+ * spoken (streamed), or each sentence whole; both awaited, so a slow reader
+ * holds the next clause back. */
+export interface BuiltinSinks {
+  onChunk?: (pcm: Int16Array, sentence: number, chunk: number) => void | Promise<void>
+  onSentence?: (pcm: Int16Array, sentence: number) => void | Promise<void>
+}
+
 /** Speaks `text` sentence by sentence (the caller joins them with
  * `sentenceSilence`), each clause by clause, so the espeak lock is let go
- * between clauses. Samples are at espeak's sample rate. `onChunk` receives
- * each clause's samples in order. */
+ * between clauses. Samples are at espeak's sample rate. Nothing is kept
+ * once handed on. */
 export async function synthesizeBuiltin (
   binding: NativeBinding, text: string,
-  settings: { lengthScale: number, sentenceSilence: number }, signal: AbortSignal,
-  onChunk?: (pcm: Int16Array, sentence: number, chunk: number) => void | Promise<void>
-): Promise<Int16Array[]> {
+  settings: { lengthScale: number, sentenceSilence: number }, signal: AbortSignal, sinks: BuiltinSinks
+): Promise<void> {
   const rate = espeakRate(settings.lengthScale)
-  const sentences: Int16Array[] = []
   for (const [index, sentence] of splitSentences(text).entries()) {
     const clauses: Int16Array[] = []
     for (const [chunk, clause] of splitClauses(sentence).entries()) {
       const pcm = await speak(binding, clause, rate, signal)
-      clauses.push(pcm)
-      // A slow reader holds the next clause back.
-      await onChunk?.(pcm, index, chunk)
+      if (sinks.onChunk !== undefined) await sinks.onChunk(pcm, index, chunk)
+      else clauses.push(pcm)
     }
-    sentences.push(concatSamples(clauses, n => new Int16Array(n)))
+    if (sinks.onChunk === undefined) await sinks.onSentence?.(concatSamples(clauses, n => new Int16Array(n)), index)
   }
-  return sentences
 }
 
 async function speak (binding: NativeBinding, text: string, rate: number, signal: AbortSignal): Promise<Int16Array> {

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { espeakHasVoice, loadVoiceConfig, type VoiceConfig } from '../engine/index.js'
 import { modelHeaderProblem } from '../engine/onnx/model-header.js'
+import { phonemeTableProblem } from '../engine/onnx/phoneme-table.js'
 import { isValidVoiceName } from './voice-name.js'
 
 export interface InstalledVoice {
@@ -181,6 +182,10 @@ export class VoiceRegistry extends EventEmitter<RegistryEvents> {
       if (config.phonemeType === 'espeak' && espeakHasVoice(config.espeakVoice) === false) {
         return this.report(name, `espeak-ng has no voice named ${JSON.stringify(config.espeakVoice)} (espeak.voice in ${name}${CONFIG_SUFFIX})`)
       }
+      // Ids past the model's phoneme table would fail every run (or read
+      // another row): compared here, from the model's fields without its weights.
+      const misfit = await phonemeTableProblem(modelPath, model.size, config, configPath)
+      if (misfit !== undefined) return this.report(name, misfit)
       return { name, modelPath, configPath, config, modelBytes: model.size, version }
     } catch (error) {
       return this.report(name, (error as Error).message)

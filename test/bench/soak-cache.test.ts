@@ -7,7 +7,8 @@ import { BenchClient } from '../../bench/client.js'
 import { fillPhraseCache } from '../../bench/soak/cache.js'
 import { startTestService } from '../helpers/service.js'
 
-const BOUND = 3_000_000
+/** Each filler answer (some 1.4 MB) must fit the share of the cache one answer may take (an eighth). */
+const BOUND = 24_000_000
 
 t.test('fills to the bound and stops', async t => {
   const service = await startTestService({ TTS_CACHE_BYTES: String(BOUND), TTS_DEFAULT_VOICE: 'en_US-espeak-low' }, [])

@@ -13,7 +13,7 @@ t.test('findings 1 to 8, each with at least one test', async t => {
 
 t.test('every named test exists in its file', async t => {
   for (const finding of FINDINGS) {
-    for (const { file, titles } of finding.tests) {
+    for (const { file, titles } of [...finding.tests, ...finding.measured ?? []]) {
       const text = await readFile(file, 'utf8')
       for (const title of titles) {
         // A title as it stands in the source, quoted with ' or ` (an apostrophe escaped).
@@ -28,4 +28,5 @@ t.test('the suite runs each file once', async t => {
   const files = hostileFiles()
   t.equal(new Set(files).size, files.length)
   t.ok(files.includes('test/hostile/smaller-findings.test.ts'))
+  t.notOk(files.some(file => file.startsWith('test/leak/')), 'measurements run apart, each alone')
 })

@@ -12,6 +12,9 @@ export interface Finding {
   probe: string
   /** Test files, each with titles (or the start of titles) of its tests that reproduce the finding. */
   tests: Array<{ file: string, titles: string[] }>
+  /** Byte and time thresholds of the finding, measured apart (test/leak, each
+   * file run alone): named here, never run by `npm run test:hostile`. */
+  measured?: Array<{ file: string, titles: string[] }>
 }
 
 export const FINDINGS: readonly Finding[] = [
@@ -19,13 +22,20 @@ export const FINDINGS: readonly Finding[] = [
     finding: 1,
     title: 'A 5 KB request becomes ~570 MB',
     probe: '{"text": "Go. Go. … (1250×)", "sentence_silence": 10, "voice": "en_US-espeak-low"} made a 568 MB WAV',
-    tests: [{ file: 'test/http/bounded-output.test.ts', titles: ['silence alone past the ceiling', 'speech past the ceiling stops'] }]
+    tests: [
+      { file: 'test/http/bounded-output.test.ts', titles: ['silence alone past the ceiling', 'speech past the ceiling stops'] },
+      { file: 'test/synthesis/answer-spool.test.ts', titles: ['a whole WAV past the in-memory share spills and comes back identical'] }
+    ],
+    measured: [{ file: 'test/leak/amplified-answers.leak.ts', titles: ['32 amplifying requests with slow readers stay under the documented ceiling'] }]
   },
   {
     finding: 2,
     title: 'No backpressure',
     probe: 'a client reading 1 byte/s let synthesis finish with ~11 MB held; the request left chorus_pending_requests and outlived TTS_TIMEOUT_SECONDS',
-    tests: [{ file: 'test/http/backpressure.test.ts', titles: ['a stalled client holds its synthesis, counts as pending, and its time ends the response'] }]
+    tests: [
+      { file: 'test/http/backpressure.test.ts', titles: ['a stalled client holds its synthesis, counts as pending, and its time ends the response'] },
+      { file: 'test/synthesis/answer-spool.test.ts', titles: ['a whole answer whose client stops reading: sent only as it reads, counted as pending, cut at its time'] }
+    ]
   },
   {
     finding: 3,
@@ -53,8 +63,12 @@ export const FINDINGS: readonly Finding[] = [
     title: 'Anyone on the network can use everything',
     probe: 'no keys on the TTS service, its metrics, voices or admin actions',
     tests: [
-      { file: 'test/http/auth.test.ts', titles: ['without a key: the probes and the playground answer, everything else is 401', 'the OpenAI client', 'requests per minute', 'concurrent streams'] },
-      { file: 'test/http/auth-middleware.test.ts', titles: ['requireAdmin: 403 for a user key'] }
+      {
+        file: 'test/http/auth.test.ts',
+        titles: ['without a key: the probes and the playground answer, everything else is 401', 'the OpenAI client', 'the playground: asks for a key', 'the WebSocket: refused with 401', 'requests per minute', 'concurrent streams']
+      },
+      { file: 'test/http/auth-middleware.test.ts', titles: ['requireAdmin: 403 for a user key'] },
+      { file: 'test/hostile/mcp-client-token.test.ts', titles: ['the MCP SDK client: works with the tool server\'s token, 401 without it'] }
     ]
   },
   {
@@ -64,6 +78,7 @@ export const FINDINGS: readonly Finding[] = [
     tests: [
       { file: 'test/voices/espeak-voice-check.test.ts', titles: ['an unknown espeak.voice is broken at the scan'] },
       { file: 'test/engine/voice-config.test.ts', titles: ['every broken field is named', 'missing, unreadable and malformed files'] },
+      { file: 'test/engine/phoneme-table.test.ts', titles: ['a config is compared with the table', 'every voice the project makes fits its model'] },
       { file: 'test/tools/redaction.test.ts', titles: ['JSON-RPC errors never echo the bearer token'] },
       { file: 'test/http/reports.test.ts', titles: ['a client that hangs up during synthesis: info'] },
       { file: 'test/hostile/smaller-findings.test.ts', titles: ['TTS_HTTP_HOST=999.1.1.1', 'text of only zero-width characters', 'num_symbols that does not match the model', 'the port is bound before the default voice has loaded'] }

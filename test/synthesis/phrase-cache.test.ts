@@ -81,3 +81,26 @@ t.test('a hit is served even when the queue is full', async t => {
   t.equal((await postTts(service.url, { text: 'Hello.', voice: 'en_US-probe-medium' })).status, 200, 'a hit is answered')
   t.equal((await busy).status, 200)
 })
+
+t.test('an answer over an eighth of the cache is not kept, in any format: no long answer is gathered for it', async t => {
+  t.ok(new PhraseCache(8000).fits(1000))
+  t.notOk(new PhraseCache(8000).fits(1001))
+  // A short answer fits an eighth of 200 KB; three sentences with 4 s between them do not.
+  // Past 1 KiB an answer is spooled: it is still kept, before its last byte leaves.
+  const service = await startTestService({ TTS_CACHE_BYTES: '200000', TTS_RESPONSE_BUFFER_BYTES: '1024', TTS_DEFAULT_VOICE: 'en_US-espeak-low' }, [])
+  t.teardown(() => service.stop())
+  const misses = async (): Promise<number> => Number(/^chorus_cache_misses_total (\d+)/m.exec((await request(service.url + '/metrics')).body.toString())?.[1])
+  const long = { text: 'One. Two. Three.', sentence_silence: 4 }
+  for (const format of ['wav', 'mp3']) {
+    const before = await misses()
+    const first = await postTts(service.url, { ...long, format })
+    t.ok(first.body.length > 200_000 / 8, `${format}: longer than the share`)
+    await postTts(service.url, { ...long, format })
+    t.equal(await misses(), before + 2, `${format}: asked twice, synthesised twice`)
+  }
+  const before = await misses()
+  const short = await postTts(service.url, { text: 'Hi.' })
+  t.ok(short.body.length > 1024, 'spooled')
+  await postTts(service.url, { text: 'Hi.' })
+  t.equal(await misses(), before + 1, 'a short answer is kept, by the time its last byte has arrived')
+})
