@@ -84,13 +84,14 @@ ENV NODE_ENV=production \
     CHORUS_BUNDLED_VOICE_DIR=/app/voices/bundled \
     ORT_DISABLE_TELEMETRY=1 \
     MALLOC_ARENA_MAX=2
-# A fixed numeric id, so orchestrators can verify it is not root. /voices
-# and /state (the reference spawner's state, see compose.yaml) are created
-# and owned here, so a new named volume inherits the owner.
+# A fixed numeric id, so orchestrators can verify it is not root. /voices,
+# /state (the reference spawner's state, see compose.yaml) and /spool (whole
+# answers waiting to be sent, TTS_SPOOL_DIR) are created and owned here, so a
+# new named volume inherits the owner.
 RUN groupadd --system --gid 10001 chorus \
  && useradd --system --uid 10001 --gid chorus --home-dir /app --no-create-home --shell /usr/sbin/nologin chorus \
- && mkdir /voices /state \
- && chown chorus:chorus /voices /state
+ && mkdir /voices /state /spool \
+ && chown chorus:chorus /voices /state /spool
 WORKDIR /app
 # The application stays owned by root: the service cannot modify itself.
 # package.json marks the project root, where the code finds the addon, the

@@ -69,7 +69,8 @@ t.test('three services, each with a health check and a restart policy', async t 
   const { tts, tools, spawner } = compose.services
   t.same(tts.ports, ['${CHORUS_TTS_PORT:-8995}:8995'])
   t.match(tts.healthcheck.test.join(' '), '127.0.0.1:8995/ready')
-  t.same(tts.volumes, ['voices:/voices'])
+  t.same(tts.volumes, ['voices:/voices', 'spool:/spool'], 'the voices, and whole answers waiting to be sent on disk, not in the tmpfs /tmp')
+  t.equal(tts.environment.TTS_SPOOL_DIR, '/spool')
   t.equal(tts.environment.TTS_VOICE_DIR, '/voices')
   t.same(tools.ports, ['${CHORUS_TOOLS_PORT:-8999}:8999'])
   t.same(tools.entrypoint, ['/app/scripts/tools-entrypoint.sh'])
@@ -78,7 +79,7 @@ t.test('three services, each with a health check and a restart policy', async t 
   t.same(spawner.ports, ['127.0.0.1:8993:8993'])
   t.same(spawner.volumes, ['spawner-state:/state'])
   t.same(spawner.command, ['--state-file', '/state/bots.json'])
-  t.same(Object.keys(compose.volumes).sort(), ['spawner-state', 'voices'])
+  t.same(Object.keys(compose.volumes).sort(), ['spawner-state', 'spool', 'voices'])
 })
 
 t.test('the monitoring file: Prometheus and Grafana over the files in deploy/, on loopback only', async t => {
