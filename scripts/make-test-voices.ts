@@ -34,7 +34,12 @@ export const TEST_VOICES: TestVoice[] = [
 
 export const DEFAULT_OUT_DIR = join(root, 'test/fixtures/generated/voices')
 
+/** Leaves a file that already holds these bytes alone: test files running
+ * in parallel each call this, and a rename would give a model another inode
+ * and mtime under a test that has it loaded (its load key would change). */
 async function writeAtomically (path: string, data: Uint8Array | string): Promise<void> {
+  const existing = await readFile(path).catch(() => undefined)
+  if (existing !== undefined && existing.equals(typeof data === 'string' ? Buffer.from(data) : data)) return
   const temporary = `${path}.tmp-${process.pid}`
   await writeFile(temporary, data)
   await rename(temporary, path)
