@@ -8,9 +8,10 @@
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { rebuildError } from '../error-registry.js'
-import { EncodingError } from './errors.js'
+import { AVCODEC_LIBRARY, AVCODEC_PACKAGE, type AvcodecStatus, loadAvcodec } from './avcodec.js'
+import { EncodingError, FormatUnavailableError } from './errors.js'
 import type { EncoderOptions } from './encoder.js'
-import type { AudioFormat } from './formats.js'
+import { AUDIO_FORMATS, type AudioFormat, FORMAT_INFO } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
 
 // From TypeScript sources the worker needs tsx registered first.
@@ -56,13 +57,47 @@ class EncoderThread {
   }
 }
 
+export interface EncoderPoolOptions {
+  /** CHORUS_AVCODEC_LIBRARY: FFmpeg's libavcodec for AAC (default: its soname). */
+  avcodecLibrary?: string
+}
+
 export class EncoderPool {
   private threads: EncoderThread[] = []
   private nextTicket = 1
   private nextSession = 1
   private closed = false
+  private avcodecStatus: AvcodecStatus | undefined
 
-  constructor (private readonly size: number, private readonly log: Logger) {}
+  constructor (private readonly size: number, private readonly log: Logger, private readonly options: EncoderPoolOptions = {}) {}
+
+  /** libavcodec in this process, loaded on the first call (here, on the
+   * main thread: a library is loaded once per process, and the workers'
+   * encoders use it). A missing library is logged once, with its cause. */
+  avcodec (): AvcodecStatus {
+    if (this.avcodecStatus === undefined) {
+      const status = loadAvcodec(this.options.avcodecLibrary ?? AVCODEC_LIBRARY)
+      if (status.loaded) this.log.info({ library: status.library, version: status.version, license: status.license }, 'libavcodec loaded: aac is available')
+      else this.log.warn({ library: status.library, reason: status.reason }, `libavcodec did not load: aac is not available (apt-get install ${AVCODEC_PACKAGE}, or set CHORUS_AVCODEC_LIBRARY)`)
+      this.avcodecStatus = status
+    }
+    return this.avcodecStatus
+  }
+
+  /** Why this process cannot encode `format`, or undefined when it can. */
+  unavailable (format: AudioFormat): string | undefined {
+    if (FORMAT_INFO[format].needsAvcodec !== true || this.avcodec().loaded) return undefined
+    const available = AUDIO_FORMATS.filter(f => FORMAT_INFO[f].needsAvcodec !== true)
+    return `${format} is not available here: it needs FFmpeg's libavcodec 59, which did not load ` +
+      `(install Debian 12's ${AVCODEC_PACKAGE}, or set CHORUS_AVCODEC_LIBRARY; the log says why). ` +
+      `Available formats: ${available.join(', ')}`
+  }
+
+  /** Throws FormatUnavailableError when this process cannot encode `format`. */
+  assertAvailable (format: AudioFormat): void {
+    const reason = this.unavailable(format)
+    if (reason !== undefined) throw new FormatUnavailableError(reason, { details: { format } })
+  }
 
   private thread (): EncoderThread {
     while (this.threads.length < this.size) {
@@ -77,6 +112,7 @@ export class EncoderPool {
   /** Starts one stream's encoder. Rejects if the codec cannot start. */
   async open (format: AudioFormat, sampleRate: number, options?: EncoderOptions): Promise<EncodeSession> {
     if (this.closed) throw new EncodingError('The encoder pool is closed')
+    this.assertAvailable(format)
     const thread = this.thread()
     const session = new EncodeSession(this, thread, this.nextSession++)
     thread.sessions++

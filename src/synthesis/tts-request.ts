@@ -1,7 +1,7 @@
 // The synthesis request body, checked once at the edge. Field names in
 // errors are the wire names.
 
-import { AUDIO_FORMATS, type AudioFormat, isAudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
+import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../audio/formats.js'
 import { LIMITS } from '../engine/synthesis-config.js'
 import { invalidJson, missingText, textTooLong } from './errors.js'
 import { expected, type ObjectSchema } from '../shared/schema.js'
@@ -28,7 +28,7 @@ export const TTS_REQUEST: ObjectSchema = {
     noise_w: { type: 'number', minimum: LIMITS.noiseW.min, maximum: LIMITS.noiseW.max, description: 'Default: the voice\'s.' },
     sentence_silence: { type: 'number', minimum: LIMITS.sentenceSilence.min, maximum: LIMITS.sentenceSilence.max, default: 0, description: 'Seconds of silence between sentences.' },
     stream: { type: 'boolean', default: false, description: 'WAV only: send the header at once and each sentence as it is ready (compressed formats always stream).' },
-    format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/flac, audio/pcm), else WAV.' },
+    format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/aac, audio/flac, audio/pcm), else WAV. aac needs FFmpeg\'s libavcodec59 on the server: without it, 400 with code ERR_FORMAT_UNAVAILABLE.' },
     normalize: { type: 'boolean', default: false, description: 'Read text as language models write it: markdown, emoji, URLs, money, units, dates and times, abbreviations (English voices; docs/normalizer.md). Off here: the text is spoken as sent.' }
   }
 }
@@ -96,10 +96,7 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   const normalize = body.normalize
   if (normalize !== undefined && normalize !== null && typeof normalize !== 'boolean') throw invalid('a boolean', 'normalize', normalize)
   const format = body.format
-  if (format !== undefined && format !== null && !isAudioFormat(format)) {
-    const reason = typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined ? ` (${format}: ${UNSUPPORTED_FORMATS[format]})` : ''
-    throw invalid(expected(TTS_REQUEST.properties.format) + reason, 'format', format)
-  }
+  if (format !== undefined && format !== null && !isAudioFormat(format)) throw invalid(expected(TTS_REQUEST.properties.format), 'format', format)
   return {
     text,
     ...(typeof voice === 'string' && voice !== '' ? { voice } : {}),
