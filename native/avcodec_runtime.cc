@@ -75,6 +75,7 @@ AvcodecApi ResolveApi(const Resolver& resolve) {
   resolve(api.frame_get_buffer, "av_frame_get_buffer");
   resolve(api.frame_make_writable, "av_frame_make_writable");
   resolve(api.channel_layout_default, "av_channel_layout_default");
+  resolve(api.opt_set, "av_opt_set");
   resolve(api.strerror, "av_strerror");
   return api;
 }

@@ -14,6 +14,7 @@ extern "C" {
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
+#include <libavutil/opt.h>
 }
 
 #include <string>
@@ -38,6 +39,7 @@ struct AvcodecApi {
   decltype(&::av_frame_get_buffer) frame_get_buffer;
   decltype(&::av_frame_make_writable) frame_make_writable;
   decltype(&::av_channel_layout_default) channel_layout_default;
+  decltype(&::av_opt_set) opt_set;
   decltype(&::av_strerror) strerror;
 };
 

@@ -1,5 +1,6 @@
 // AAC-LC encoding with FFmpeg's native AAC encoder (libavcodec's "aac",
-// LGPL-2.1-or-later), loaded at run time (avcodec_runtime.h). One AacEncoder
+// LGPL-2.1-or-later, with its "fast" coder), loaded at run time
+// (avcodec_runtime.h). One AacEncoder
 // is one stream: 16-bit mono PCM in, ADTS frames out (codec_adts.h), each
 // frame as soon as the encoder has made it. FFmpeg encodes in frames of 1024
 // samples and holds one frame back for its look-ahead; the samples of a

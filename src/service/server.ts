@@ -135,8 +135,6 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
   const preload = new Preloader(pools, registry, log)
   const encoders = new EncoderPool(config.encoderThreads, log, { avcodecLibrary: config.avcodecLibrary })
-  // Loaded (or found missing, and logged) now, not at the first AAC request.
-  encoders.avcodec()
   const keys = config.apiKeys === undefined ? undefined : new KeyStore(config.apiKeys.file, config.apiKeys.keys, log)
   keys?.watch(config.apiKeysReloadMs)
   const access = new ApiAccess(keys, new Quotas(() => performance.now(), config.timeoutMs), accessCounts(metrics))

@@ -98,7 +98,7 @@ t.test('the native encoder refuses bad arguments with typed errors, never a cras
 t.test('the encoder pool: the same bytes in its workers, two streams at once, and a stream left open when it stops', { skip }, async t => {
   const expected = run(await createAacEncoder(RATE)).bytes
   const pool = new EncoderPool(2, pino({ level: 'silent' }))
-  t.equal(pool.unavailable('aac'), undefined)
+  t.equal(await pool.unavailable('aac'), undefined)
   const encodeInPool = async (): Promise<Uint8Array> => {
     const session = await pool.open('aac', RATE)
     const out: Uint8Array[] = []

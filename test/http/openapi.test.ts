@@ -75,7 +75,7 @@ t.test('POST /tts: the service answers 200 exactly for bodies the schema allows'
   // Voices and speakers depend on what is installed, so those fields stay out;
   // null means absent on /tts, as the schema's description says. So does
   // aac: a machine without FFmpeg's libavcodec answers it 400 (audio.md).
-  const aacRefused = service.deps.encoders.unavailable('aac') !== undefined
+  const aacRefused = await service.deps.encoders.unavailable('aac') !== undefined
   await fc.assert(fc.asyncProperty(bodies(TTS_REQUEST, ['voice', 'speaker']), async body => {
     const present = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
     const reply = await postTts(service.url, body)

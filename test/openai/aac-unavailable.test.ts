@@ -2,7 +2,7 @@
 // missing file, as on a machine without FFmpeg) starts and serves every
 // other format; AAC gets a 400 that says what to install, in OpenAI's shape
 // on /v1/audio/speech and in the service's own on /tts, before any speech is
-// made; the log says why, with the path. Its own process: a loaded
+// made; the log says why, with the path, once. Its own process: a loaded
 // libavcodec stays loaded.
 
 import OpenAI, { APIError } from 'openai'
@@ -17,13 +17,10 @@ const MESSAGE = 'aac is not available here: it needs FFmpeg\'s libavcodec 59, wh
   '(install Debian 12\'s libavcodec59, or set CHORUS_AVCODEC_LIBRARY; the log says why). ' +
   'Available formats: mp3, opus, flac, wav, pcm'
 
-t.test('the start-up log says AAC is unavailable, naming the library and the cause', async t => {
-  const line = service.logs.find(l => l.level === 40 && typeof l.msg === 'string' && l.msg.startsWith('libavcodec did not load'))
-  t.match(line, {
-    msg: 'libavcodec did not load: aac is not available (apt-get install libavcodec59, or set CHORUS_AVCODEC_LIBRARY)',
-    library: MISSING,
-    reason: /^Cannot load FFmpeg's libavcodec from \/nonexistent\/libavcodec\.so\.59: .*No such file or directory/
-  })
+const loadLines = (): Array<Record<string, unknown>> => service.logs.filter(l => typeof l.msg === 'string' && l.msg.startsWith('libavcodec'))
+
+t.test('nothing is loaded until AAC is asked for', async t => {
+  t.same(loadLines(), [])
 })
 
 t.test('the OpenAI client\'s aac gets a 400 APIError that says what to install', async t => {
@@ -32,6 +29,12 @@ t.test('the OpenAI client\'s aac gets a 400 APIError that says what to install',
   t.equal(error.status, 400)
   t.match(error.error, { message: MESSAGE, type: 'invalid_request_error', param: 'response_format', code: 'format_unavailable' })
   t.notOk(service.logs.some(l => l.msg === 'synthesis' && l.format === 'aac'), 'refused before any synthesis')
+  t.match(loadLines(), [{
+    level: 40,
+    msg: 'libavcodec did not load: aac is not available (apt-get install libavcodec59, or set CHORUS_AVCODEC_LIBRARY)',
+    library: MISSING,
+    reason: /^Cannot load FFmpeg's libavcodec from \/nonexistent\/libavcodec\.so\.59: .*No such file or directory/
+  }], 'the log says why, naming the library')
 })
 
 t.test('every other format is still served', async t => {
@@ -44,4 +47,5 @@ t.test('POST /tts answers the same refusal in its own shape', async t => {
   const reply = await postTts(service.url, { text: 'Hello.', format: 'aac' })
   t.equal(reply.status, 400)
   t.same(reply.json, { error: MESSAGE, code: 'ERR_FORMAT_UNAVAILABLE', format: 'aac' })
+  t.equal(loadLines().length, 1, 'tried once, logged once')
 })
