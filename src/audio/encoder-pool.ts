@@ -81,6 +81,7 @@ export class EncoderPool {
    * cause. */
   async avcodec (): Promise<AvcodecStatus> {
     this.avcodecStatus ??= (async () => {
+      if (this.closed) throw new EncodingError('The encoder pool is closed')
       const answer = await this.request(this.thread(), { op: 'avcodec', ticket: 0, library: this.options.avcodecLibrary ?? AVCODEC_LIBRARY })
       if (!('avcodec' in answer)) throw new EncodingError('The encoder worker did not answer the libavcodec load')
       const status = answer.avcodec
