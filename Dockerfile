@@ -15,6 +15,9 @@
 #   NPM_REGISTRY     an npm registry to use instead of the default
 #   BUILD_CA_CERT    a PEM file in the build context: a TLS-intercepting
 #                    proxy's CA, trusted by npm and node during the build
+#   WITH_AAC         1: install Debian's libavcodec59 (FFmpeg's AAC encoder,
+#                    about 72 MiB more) so response_format "aac" works;
+#                    without it AAC answers 400 (docs/audio.md)
 # Docker passes HTTP_PROXY, HTTPS_PROXY and NO_PROXY to RUN steps on its own.
 
 ARG NODE_MAJOR=20
@@ -92,6 +95,18 @@ RUN groupadd --system --gid 10001 chorus \
  && useradd --system --uid 10001 --gid chorus --home-dir /app --no-create-home --shell /usr/sbin/nologin chorus \
  && mkdir /voices /state /spool \
  && chown chorus:chorus /voices /state /spool
+# AAC is opt-in: libavcodec59 links some ninety shared libraries (video
+# codecs among them) for one response format: a sixth more image, and a
+# wider surface for security advisories. The addon dlopens it when present
+# (docs/deployment.md).
+ARG WITH_AAC=0
+RUN if [ "$WITH_AAC" = 1 ]; then \
+      apt-get update \
+   && apt-get install -y --no-install-recommends libavcodec59 \
+   && rm -rf /var/lib/apt/lists/*; \
+    elif [ "$WITH_AAC" != 0 ]; then \
+      echo "Expected 0 or 1 for WITH_AAC but received \"$WITH_AAC\"" >&2; exit 2; \
+    fi
 WORKDIR /app
 # The application stays owned by root: the service cannot modify itself.
 # package.json marks the project root, where the code finds the addon, the

@@ -1,7 +1,8 @@
 # An alternative build of the same addon with node-gyp (npm install uses
 # cmake-js and CMakeLists.txt). It links the same third-party inputs that
 # scripts/fetch-native-deps.sh prepared, and builds espeak-ng with the same
-# script as CMake does. test/engine/node-gyp-build.test.ts proves it.
+# script as CMake does. FFmpeg contributes headers only (libavcodec is
+# dlopen'd at run time). test/slow/node-gyp-build.slow.ts proves it.
 {
   "targets": [
     {
@@ -42,7 +43,8 @@
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++20"],
       "cflags_cc": [
         "-std=c++17", "-fexceptions", "-fvisibility=hidden", "-Wall", "-Wextra",
-        "-isystem", "<(module_root_dir)/native/third_party/onnxruntime/include"
+        "-isystem", "<(module_root_dir)/native/third_party/onnxruntime/include",
+        "-isystem", "<(module_root_dir)/native/third_party/ffmpeg/include"
       ],
       "libraries": [
         "<(module_root_dir)/build/espeak-ng/src/libespeak-ng/libespeak-ng.a",

@@ -5,6 +5,7 @@
 
 #include "addon_data.h"
 #include "cancel_binding.h"
+#include "codec_aac_binding.h"
 #include "codec_mp3_binding.h"
 #include "codec_polyphase_binding.h"
 #include "errors.h"
@@ -57,7 +58,9 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("nameThread", Napi::Function::New<NameThreadBinding>(env, "nameThread"));
   exports.Set("CancelToken", data->cancel_token_constructor.Value());
   exports.Set("PhonemeIdMap", data->phoneme_id_map_constructor.Value());
+  exports.Set("loadAvcodec", Napi::Function::New<LoadAvcodec>(env, "loadAvcodec"));
   exports.Set("Mp3Encoder", Mp3EncoderWrap::Define(env));
+  exports.Set("AacEncoder", AacEncoderWrap::Define(env));
   exports.Set("PolyphaseKernel", PolyphaseKernelWrap::Define(env));
   return exports;
 }

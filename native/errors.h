@@ -26,6 +26,8 @@ inline constexpr const char* kErrClosed = "ERR_VOICE_CLOSED";
 inline constexpr const char* kErrOutOfMemory = "ERR_NATIVE_OUT_OF_MEMORY";
 // An audio codec failed; src/audio/native-codecs.ts maps it.
 inline constexpr const char* kErrEncoder = "ERR_ENCODER";
+// FFmpeg's libavcodec (AAC) is missing or unusable; src/audio/avcodec.ts maps it.
+inline constexpr const char* kErrAvcodecLoad = "ERR_AVCODEC_LOAD";
 inline constexpr const char* kErrNative = "ERR_NATIVE";
 
 // A failure with one of the codes above; thrown on any thread, converted to a

@@ -10,9 +10,10 @@
 // encoding path's CPU per audio second, worker start excluded.
 //
 // --settings also measures the codec settings the formats' choices rest on
-// (README, Audio formats): Opus's application and complexity and LAME's
-// algorithm quality, each by CPU and by log-spectral distance to the input
-// after decoding (Opus by libopus's own decoder; MP3 by mpg123, when installed).
+// (README, Audio formats): Opus's application and complexity, LAME's
+// algorithm quality and AAC's bit rate, each by CPU and by log-spectral
+// distance to the input after decoding (Opus by libopus's own decoder; MP3 by
+// mpg123 and AAC by faad, when installed). AAC needs FFmpeg's libavcodec59.
 
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -20,8 +21,11 @@ import { parseArgs } from 'node:util'
 import type OpusScriptType from 'opusscript'
 import { pino } from 'pino'
 import { concatSamples } from '../src/engine/audio.js'
+import { AAC_FRAME } from '../src/audio/aac.js'
+import { loadAvcodec } from '../src/audio/avcodec.js'
 import { loadCodecs } from '../src/audio/native-codecs.js'
 import { PRE_SKIP } from '../src/audio/opus.js'
+import { decodeAac, HAVE_FAAD } from './lib/faad-decode.js'
 import { bestLag, logSpectralDistance } from './lib/spectral-distance.js'
 import type { EncoderFactory } from '../src/audio/encoder.js'
 import { EncoderPool } from '../src/audio/encoder-pool.js'
@@ -45,6 +49,10 @@ const SENTENCES = [
   'Please hold on for a moment; I am looking that up for you.',
   'Your order number is four, eight, one, five, and it ships tomorrow morning.'
 ]
+
+const avcodec = loadAvcodec()
+if (!avcodec.loaded) console.log(`aac left out: ${avcodec.reason}\n`)
+const formats = AUDIO_FORMATS.filter(f => FORMAT_INFO[f].needsAvcodec !== true || avcodec.loaded)
 
 const runtime = initRuntime()
 const rate = runtime.espeakSampleRate
@@ -74,7 +82,7 @@ async function measure (create: EncoderFactory): Promise<{ speed: number, bytes:
 }
 
 console.log('format  × real time  kbit/s')
-for (const format of AUDIO_FORMATS) {
+for (const format of formats) {
   const { speed, bytes } = await measure(await FORMAT_INFO[format].encoder())
   console.log(`${format.padEnd(6)}  ${speed.toFixed(0).padStart(11)}  ${(bytes * 8 / audioSeconds / 1000).toFixed(1).padStart(6)}`)
 }
@@ -100,7 +108,7 @@ async function throughPool (format: AudioFormat, streams: number): Promise<numbe
 }
 
 console.log('\nthrough the encoder pool (one worker thread, messages included), ms of CPU per audio second:')
-for (const format of AUDIO_FORMATS) console.log(`${format.padEnd(6)}  ${(await throughPool(format, 8)).toFixed(2).padStart(5)}`)
+for (const format of formats) console.log(`${format.padEnd(6)}  ${(await throughPool(format, 8)).toFixed(2).padStart(5)}`)
 
 /** Median CPU milliseconds per audio second of `run` over the repeats, and its last result. */
 function cpuPerSecond<T> (run: () => T, seconds: number): { ms: number, result: T } {
@@ -173,6 +181,28 @@ function mp3Settings (): void {
   }
 }
 
+function aacSettings (): void {
+  const { AacEncoder } = loadCodecs()
+  const speech = concatSamples(sentences, n => new Int16Array(n))
+  console.log(`\nAAC-LC at ${rate} Hz (FFmpeg's encoder): bit rate → CPU, size, log-spectral distance to the input${HAVE_FAAD ? '' : ' (not decoded: needs faad)'}`)
+  console.log('kbit/s asked  ms CPU per audio s  kbit/s  LSD ≤ 8 kHz  LSD ≤ 11 kHz')
+  for (const kbps of [32, 48, 64, 96]) {
+    const { ms, result: bytes } = cpuPerSecond(() => {
+      const aac = new AacEncoder(rate, kbps * 1000)
+      const parts = sentences.map(pcm => aac.encode(pcm))
+      parts.push(aac.finish())
+      return Buffer.concat(parts)
+    }, audioSeconds)
+    let distances = ''
+    if (HAVE_FAAD) {
+      const decoded = decodeAac(bytes).pcm
+      const lag = bestLag(speech, decoded, 2 * AAC_FRAME)
+      distances = `  ${logSpectralDistance(speech, decoded, rate, 8000, lag).toFixed(2).padStart(11)}  ${logSpectralDistance(speech, decoded, rate, 11_000, lag).toFixed(2).padStart(12)}`
+    }
+    console.log(`${String(kbps).padStart(12)}  ${ms.toFixed(2).padStart(18)}  ${(bytes.length * 8 / audioSeconds / 1000).toFixed(1).padStart(6)}${distances}`)
+  }
+}
+
 function resamplerTo24k (): Resampler {
   const design = designPolyphase(rate, 24_000)
   if (design === undefined) throw new Error(`No polyphase design for ${rate} → 24000 Hz`)
@@ -182,4 +212,5 @@ function resamplerTo24k (): Resampler {
 if (flags.settings) {
   opusSettings()
   mp3Settings()
+  if (avcodec.loaded) aacSettings()
 }

@@ -9,6 +9,10 @@
 #   - LAME 3.100 source (Debian 3.100-6, in bookworm and trixie), the MP3
 #     encoder (libmp3lame, LGPL-2.0-or-later). Debian's patches touch only the
 #     front end, documentation and packaging, so the upstream tarball is used.
+#   - FFmpeg 5.1's libavcodec and libavutil headers (Debian 12's
+#     libavcodec-dev and libavutil-dev 7:5.1.9-0+deb12u1), for the AAC
+#     encoder the addon loads at run time (native/avcodec_runtime.h): headers
+#     only, nothing of FFmpeg is linked or shipped.
 #
 # Packages come from Debian's archive through apt, run with a private state
 # folder and a sources list built from the machine's own apt sources (same
@@ -25,12 +29,14 @@ stamp="$third_party/.complete-v1"
 # Inputs added later get their own stamp, so a checkout prepared before them
 # gains them without its earlier inputs being unpacked again.
 lame_stamp="$third_party/.complete-lame-v1"
+ffmpeg_stamp="$third_party/.complete-ffmpeg-v1"
 
 # Pins: package=version, file name, sha256.
 espeak_src_version="1.52.0+dfsg-5"
 ort_dev_version="1.21.0+dfsg-1"
 espeak_data_version="1.51+dfsg-10+deb12u2"
 lame_src_version="3.100-6"
+ffmpeg_dev_version="7:5.1.9-0+deb12u1"
 declare -A sha256=(
   ["espeak-ng_1.52.0+dfsg.orig.tar.gz"]="d2a886bae3547a15c52801cb37e415230834a7ee7f9a57352b98d60454d97cea"
   ["espeak-ng_1.52.0+dfsg-5.debian.tar.xz"]="d253d81d2815194e2c13c1af77b6761c43db48848ca423430b4a8c416359b813"
@@ -40,12 +46,14 @@ declare -A sha256=(
   ["lame_3.100.orig.tar.gz"]="ddfe36cab873794038ae2c1210557ad34857a4b6bdc515785d1da9e175b1da1e"
   ["lame_3.100-6.debian.tar.xz"]="35c6af528d139737c8beede450ad99fe0c1f1764455d23321038b5c4a2b4574c"
   ["lame_3.100-6.dsc"]="6a402771625fa80785a2b904697ba9c7e74a1ee4fa536354e9e88f08e2a4073b"
+  ["libavcodec-dev_7%3a5.1.9-0+deb12u1_amd64.deb"]="ee5926a8ef6da734191d65cc1cdb2aefbf26635e8e935721e0082c2ee3d24678"
+  ["libavutil-dev_7%3a5.1.9-0+deb12u1_amd64.deb"]="e308a11ba63e7b6a3daf730acd894f05140822f381d6d072dec63ff923cdd6c6"
 )
 
 log() { printf 'fetch-native-deps: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-if [ -f "$stamp" ] && [ -f "$lame_stamp" ]; then
+if [ -f "$stamp" ] && [ -f "$lame_stamp" ] && [ -f "$ffmpeg_stamp" ]; then
   log "third-party inputs already prepared in $third_party"
   exit 0
 fi
@@ -101,7 +109,8 @@ EOF
   (
     cd "$downloads"
     apt-get "${apt_opts[@]}" download \
-      "libonnxruntime-dev=$ort_dev_version" "espeak-ng-data=$espeak_data_version"
+      "libonnxruntime-dev=$ort_dev_version" "espeak-ng-data=$espeak_data_version" \
+      "libavcodec-dev=$ffmpeg_dev_version" "libavutil-dev=$ffmpeg_dev_version"
     apt-get "${apt_opts[@]}" source --download-only "espeak-ng=$espeak_src_version"
     apt-get "${apt_opts[@]}" source --download-only "lame=$lame_src_version"
   )
@@ -123,8 +132,23 @@ unpack_lame() {
   log "prepared the LAME source in $third_party/lame"
 }
 
+# FFmpeg's headers only: the static libraries and the rest of the packages stay out.
+unpack_ffmpeg() {
+  local deb="$third_party/deb-ffmpeg" name
+  rm -rf "$third_party/ffmpeg" "$deb"
+  mkdir -p "$third_party/ffmpeg/include"
+  for name in libavcodec libavutil; do
+    dpkg-deb -x "$downloads/$name-dev_${ffmpeg_dev_version/:/%3a}_amd64.deb" "$deb"
+    mv "$deb/usr/include/x86_64-linux-gnu/$name" "$third_party/ffmpeg/include/$name"
+  done
+  rm -rf "$deb"
+  touch "$ffmpeg_stamp"
+  log "prepared FFmpeg's libavcodec and libavutil headers in $third_party/ffmpeg"
+}
+
 if [ -f "$stamp" ]; then
-  unpack_lame
+  [ -f "$lame_stamp" ] || unpack_lame
+  [ -f "$ffmpeg_stamp" ] || unpack_ffmpeg
   exit 0
 fi
 
@@ -151,3 +175,4 @@ rm -rf "$third_party/deb"
 touch "$stamp"
 log "prepared espeak-ng source, espeak-ng-data and ONNX Runtime headers in $third_party"
 unpack_lame
+unpack_ffmpeg

@@ -8,16 +8,19 @@
 import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { rebuildError } from '../error-registry.js'
-import { EncodingError } from './errors.js'
+import { AVCODEC_LIBRARY, AVCODEC_PACKAGE, type AvcodecStatus } from './avcodec.js'
+import { EncodingError, FormatUnavailableError } from './errors.js'
 import type { EncoderOptions } from './encoder.js'
-import type { AudioFormat } from './formats.js'
+import { AUDIO_FORMATS, type AudioFormat, FORMAT_INFO } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
 
 // From TypeScript sources the worker needs tsx registered first.
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-encoder-worker.mjs' : './encoder-worker.js', import.meta.url)
 
+type Answer = Exclude<EncoderReply, { error: unknown }>
+
 interface Pending {
-  resolve: (bytes: Uint8Array) => void
+  resolve: (answer: Answer) => void
   reject: (error: Error) => void
 }
 
@@ -36,7 +39,7 @@ class EncoderThread {
       this.pending.delete(reply.ticket)
       if (this.pending.size === 0) this.worker.unref()
       if ('error' in reply) pending.reject(rebuildError(reply.error))
-      else pending.resolve(reply.bytes)
+      else pending.resolve(reply)
     })
     this.worker.on('error', error => log.error({ err: error }, 'encoder worker failed'))
     this.worker.on('exit', code => {
@@ -56,13 +59,55 @@ class EncoderThread {
   }
 }
 
+export interface EncoderPoolOptions {
+  /** CHORUS_AVCODEC_LIBRARY: FFmpeg's libavcodec for AAC (default: its soname). */
+  avcodecLibrary?: string
+}
+
 export class EncoderPool {
   private threads: EncoderThread[] = []
   private nextTicket = 1
   private nextSession = 1
   private closed = false
+  private avcodecStatus: Promise<AvcodecStatus> | undefined
 
-  constructor (private readonly size: number, private readonly log: Logger) {}
+  constructor (private readonly size: number, private readonly log: Logger, private readonly options: EncoderPoolOptions = {}) {}
+
+  /** libavcodec in this process, loaded at the first call: by an encoder
+   * worker, so that the main thread does not wait for some ninety shared
+   * libraries to load, and not at start, so that a service that never makes
+   * AAC never holds them (docs/audio.md). Loaded once per process, every
+   * worker's encoders use it. The outcome is logged once, a failure with its
+   * cause. */
+  async avcodec (): Promise<AvcodecStatus> {
+    this.avcodecStatus ??= (async () => {
+      if (this.closed) throw new EncodingError('The encoder pool is closed')
+      const answer = await this.request(this.thread(), { op: 'avcodec', ticket: 0, library: this.options.avcodecLibrary ?? AVCODEC_LIBRARY })
+      if (!('avcodec' in answer)) throw new EncodingError('The encoder worker did not answer the libavcodec load')
+      const status = answer.avcodec
+      if (status.loaded) this.log.info({ library: status.library, version: status.version, license: status.license }, 'libavcodec loaded: aac is available')
+      else this.log.warn({ library: status.library, reason: status.reason }, `libavcodec did not load: aac is not available (apt-get install ${AVCODEC_PACKAGE}, or set CHORUS_AVCODEC_LIBRARY)`)
+      return status
+    })()
+    // A worker that stopped mid-load has told nothing: the next call asks again.
+    this.avcodecStatus.catch(() => { this.avcodecStatus = undefined })
+    return await this.avcodecStatus
+  }
+
+  /** Why this process cannot encode `format`, or undefined when it can. */
+  async unavailable (format: AudioFormat): Promise<string | undefined> {
+    if (FORMAT_INFO[format].needsAvcodec !== true || (await this.avcodec()).loaded) return undefined
+    const available = AUDIO_FORMATS.filter(f => FORMAT_INFO[f].needsAvcodec !== true)
+    return `${format} is not available here: it needs FFmpeg's libavcodec 59, which did not load ` +
+      `(install Debian 12's ${AVCODEC_PACKAGE}, or set CHORUS_AVCODEC_LIBRARY; the log says why). ` +
+      `Available formats: ${available.join(', ')}`
+  }
+
+  /** Rejects with FormatUnavailableError when this process cannot encode `format`. */
+  async assertAvailable (format: AudioFormat): Promise<void> {
+    const reason = await this.unavailable(format)
+    if (reason !== undefined) throw new FormatUnavailableError(reason, { details: { format } })
+  }
 
   private thread (): EncoderThread {
     while (this.threads.length < this.size) {
@@ -77,6 +122,7 @@ export class EncoderPool {
   /** Starts one stream's encoder. Rejects if the codec cannot start. */
   async open (format: AudioFormat, sampleRate: number, options?: EncoderOptions): Promise<EncodeSession> {
     if (this.closed) throw new EncodingError('The encoder pool is closed')
+    await this.assertAvailable(format)
     const thread = this.thread()
     const session = new EncodeSession(this, thread, this.nextSession++)
     thread.sessions++
@@ -95,9 +141,15 @@ export class EncoderPool {
       if (!thread.dead) thread.worker.postMessage(request)
       return new Uint8Array(0)
     }
+    const answer = await this.request(thread, request, transfer)
+    if (!('bytes' in answer)) throw new EncodingError(`The encoder worker answered ${request.op} without bytes`)
+    return answer.bytes
+  }
+
+  private async request (thread: EncoderThread, request: Exclude<EncoderRequest, { op: 'close' }>, transfer: ArrayBuffer[] = []): Promise<Answer> {
     if (thread.dead) throw new EncodingError('The encoder worker of this stream stopped')
     const ticket = this.nextTicket++
-    return await new Promise<Uint8Array>((resolve, reject) => {
+    return await new Promise<Answer>((resolve, reject) => {
       thread.expect(ticket, { resolve, reject })
       thread.worker.postMessage({ ...request, ticket }, transfer)
     })

@@ -1,10 +1,12 @@
 // An encoder worker: holds the codec state of many response streams and
-// encodes their PCM off the service's main thread. Messages of one session
-// run in order; sessions interleave.
+// encodes their PCM off the service's main thread; loads FFmpeg's libavcodec
+// into the process when the pool asks. Messages of one session run in
+// order; sessions interleave.
 
 import { parentPort } from 'node:worker_threads'
 import { serializeError } from '../error-registry.js'
 import { nameThread, THREAD_NAMES } from '../engine/task-times.js'
+import { loadAvcodec } from './avcodec.js'
 import { EMPTY, type StreamEncoder } from './encoder.js'
 import { FORMAT_INFO } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
@@ -34,7 +36,7 @@ function fail (ticket: number, error: unknown): void {
 }
 
 /** Runs `step` after the session's earlier work; a failure answers the ticket. */
-function chain (request: Extract<EncoderRequest, { ticket: number }>, step: (encoder: StreamEncoder | undefined) => Uint8Array): Promise<StreamEncoder | undefined> {
+function chain (request: Extract<EncoderRequest, { ticket: number, session: number }>, step: (encoder: StreamEncoder | undefined) => Uint8Array): Promise<StreamEncoder | undefined> {
   const previous = sessions.get(request.session) ?? Promise.resolve(undefined)
   return previous.then(encoder => {
     try {
@@ -62,6 +64,13 @@ port.on('message', (request: EncoderRequest) => {
     case 'finish':
       void chain(request, encoder => encoder?.finish() ?? EMPTY)
       sessions.delete(request.session)
+      return
+    case 'avcodec':
+      try {
+        reply({ ticket: request.ticket, avcodec: loadAvcodec(request.library) })
+      } catch (error) {
+        fail(request.ticket, error)
+      }
       return
     case 'close': {
       const previous = sessions.get(request.session)

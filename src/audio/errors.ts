@@ -1,5 +1,6 @@
 // Errors of the audio encoders. A codec that fails is a bug or a broken
-// install, never bad input (input is checked before encoding starts).
+// install, never bad input (input is checked before encoding starts). A
+// format whose codec this machine lacks is refused before any work.
 
 import { registerError } from '../error-registry.js'
 import { ChorusError, type ChorusErrorOptions } from '../errors.js'
@@ -10,4 +11,15 @@ export class EncodingError extends ChorusError {
   }
 }
 
+/** A format whose codec library is not installed here (AAC without FFmpeg's
+ * libavcodec). 400, not 5xx: the request cannot succeed on this server
+ * however often it is sent, and OpenAI's clients retry every 5xx; the code
+ * tells it apart from a malformed request, the message says what to install. */
+export class FormatUnavailableError extends ChorusError {
+  constructor (message: string, options: ChorusErrorOptions = {}) {
+    super('ERR_FORMAT_UNAVAILABLE', message, { status: 400, expose: true, ...options })
+  }
+}
+
 registerError('ERR_ENCODING', (message, options) => new EncodingError(message, options))
+registerError('ERR_FORMAT_UNAVAILABLE', (message, options) => new FormatUnavailableError(message, options))

@@ -4,7 +4,7 @@
 
 import type { EncoderFactory } from './encoder.js'
 
-export const AUDIO_FORMATS = ['mp3', 'opus', 'flac', 'wav', 'pcm'] as const
+export const AUDIO_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const
 export type AudioFormat = typeof AUDIO_FORMATS[number]
 
 export interface FormatInfo {
@@ -13,19 +13,17 @@ export interface FormatInfo {
   extension: string
   /** Loaded lazily, in the encoder worker: the main thread never loads a codec. */
   encoder: () => Promise<EncoderFactory>
+  /** Its codec is FFmpeg's, which the machine may lack (avcodec.ts). */
+  needsAvcodec?: true
 }
 
 export const FORMAT_INFO: Record<AudioFormat, FormatInfo> = {
   wav: { contentType: 'audio/wav', extension: 'wav', encoder: async () => (await import('./wav.js')).createWavEncoder },
   mp3: { contentType: 'audio/mpeg', extension: 'mp3', encoder: async () => (await import('./mp3.js')).createMp3Encoder },
   opus: { contentType: 'audio/ogg', extension: 'opus', encoder: async () => (await import('./opus.js')).createOpusEncoder },
+  aac: { contentType: 'audio/aac', extension: 'aac', encoder: async () => (await import('./aac.js')).createAacEncoder, needsAvcodec: true },
   flac: { contentType: 'audio/flac', extension: 'flac', encoder: async () => (await import('./flac.js')).createFlacEncoder },
   pcm: { contentType: 'audio/pcm', extension: 'pcm', encoder: async () => (await import('./pcm.js')).createPcmEncoder }
-}
-
-/** Formats a client may ask for that have no encoder here, with the reason. */
-export const UNSUPPORTED_FORMATS: Readonly<Record<string, string>> = {
-  aac: 'no AAC encoder with a GPL-compatible licence is available in JavaScript or WebAssembly'
 }
 
 export function isAudioFormat (value: unknown): value is AudioFormat {

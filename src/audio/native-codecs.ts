@@ -12,6 +12,9 @@ export interface NativeMp3Encoder {
   close: () => void
 }
 
+/** One FFmpeg AAC stream (native/codec_aac_binding.h). */
+export type NativeAacEncoder = NativeMp3Encoder
+
 /** The resampler's inner loop (native/codec_polyphase_binding.h). */
 export interface NativePolyphaseKernel {
   run: (input: Float32Array, start: number, phase: number, count: number) => Int16Array
@@ -19,6 +22,10 @@ export interface NativePolyphaseKernel {
 
 interface NativeCodecs {
   Mp3Encoder: new (sampleRate: number, bitrateKbps: number, quality: number) => NativeMp3Encoder
+  /** Needs loadAvcodec first (avcodec.ts); `bitrate` in bits per second. */
+  AacEncoder: new (sampleRate: number, bitrate: number) => NativeAacEncoder
+  /** Throws an Error with code ERR_AVCODEC_LOAD when the library cannot be used. */
+  loadAvcodec: (libraryPath: string) => { version: string, license: string }
   PolyphaseKernel: new (coefficients: Float32Array, up: number, down: number, taps: number) => NativePolyphaseKernel
 }
 

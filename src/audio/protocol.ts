@@ -2,6 +2,7 @@
 // response's encoder; each request carries a ticket its reply echoes.
 
 import type { SerializedError } from '../error-registry.js'
+import type { AvcodecStatus } from './avcodec.js'
 import type { EncoderOptions } from './encoder.js'
 import type { AudioFormat } from './formats.js'
 
@@ -10,7 +11,10 @@ export type EncoderRequest =
   | { op: 'push', ticket: number, session: number, pcm: Int16Array }
   | { op: 'finish', ticket: number, session: number }
   | { op: 'close', session: number }
+  /** Loads FFmpeg's libavcodec into the process (avcodec.ts), off the main thread. */
+  | { op: 'avcodec', ticket: number, library: string }
 
 export type EncoderReply =
   | { ticket: number, bytes: Uint8Array }
+  | { ticket: number, avcodec: AvcodecStatus }
   | { ticket: number, error: SerializedError }

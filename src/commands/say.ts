@@ -3,8 +3,8 @@
 // the HTTP fields' LIMITS, errors that name the flag); it picks the voice and
 // checks the settings with the service's own code (default-voice.ts,
 // settings.ts, tts-request.ts), so a line that works here works over HTTP and
-// the other way round. The output's extension picks the format (.mp3, .opus, .flac, .pcm; anything
-// else is WAV).
+// the other way round. The output's extension picks the format (.mp3, .opus, .aac, .flac, .pcm;
+// anything else is WAV).
 
 import { open, rm, type FileHandle } from 'node:fs/promises'
 import { resolve } from 'node:path'
@@ -26,10 +26,11 @@ import { assertVoiceName } from '../voices/voice-name.js'
 
 export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
          [--noise-scale X] [--noise-w X] [--sentence-silence S] [--normalize]
-         [--voice-dir DIR] [--timestamps FILE.json] -o FILE.wav|.mp3|.opus|.flac|.pcm
+         [--voice-dir DIR] [--timestamps FILE.json] -o FILE.wav|.mp3|.opus|.aac|.flac|.pcm
 
 Speaks TEXT into an audio file, in this process (no server needed); the
-file's extension picks the format (WAV for any other).
+file's extension picks the format (WAV for any other; .aac needs FFmpeg's
+libavcodec59, or CHORUS_AVCODEC_LIBRARY).
   --voice NAME         a voice in the voice folder, or ${BUILTIN_VOICE} (built in,
                        needs no files); default: the service's default voice
                        (TTS_DEFAULT_VOICE, else the built-in voice when that

@@ -18,6 +18,7 @@ function param (error: ChorusError): string | null {
   if (typeof error.details.field === 'string') return error.details.field
   if (error.code === 'ERR_VOICE_NOT_FOUND') return 'voice'
   if (error.code === 'ERR_TEXT_TOO_LONG') return 'input'
+  if (error.code === 'ERR_FORMAT_UNAVAILABLE') return 'response_format'
   return null
 }
 

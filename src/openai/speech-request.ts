@@ -2,7 +2,7 @@
 // (SPEECH_REQUEST, read by the validator and the OpenAPI document) and parsed
 // once here into plain values.
 
-import { AUDIO_FORMATS, type AudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
+import { AUDIO_FORMATS, type AudioFormat } from '../audio/formats.js'
 import { invalidJson, textTooLong } from '../synthesis/errors.js'
 import { checkFields, codePoints, type ObjectSchema } from '../shared/schema.js'
 import { hasVisibleText, invalid, isPlainObject } from '../validate.js'
@@ -25,7 +25,7 @@ export const SPEECH_REQUEST: ObjectSchema = {
       ],
       description: 'An OpenAI voice name (mapped by TTS_OPENAI_VOICES), an installed Piper voice name or en_US-espeak-low, as a string or as {"id": …}.'
     },
-    response_format: { type: 'string', enum: AUDIO_FORMATS, default: 'mp3', description: 'mp3, opus (Ogg Opus, 24 kHz), flac and wav at the voice\'s rate, pcm (raw 24 kHz signed 16-bit little-endian mono). aac is not supported: no encoder with a GPL-compatible licence exists in JavaScript or WebAssembly.' },
+    response_format: { type: 'string', enum: AUDIO_FORMATS, default: 'mp3', description: 'mp3, opus (Ogg Opus, 24 kHz), aac (AAC-LC in ADTS frames), flac and wav at the voice\'s rate, pcm (raw 24 kHz signed 16-bit little-endian mono). aac needs FFmpeg\'s libavcodec59 on the server: without it, 400 with code format_unavailable.' },
     speed: { type: 'number', minimum: 0.25, maximum: 4, default: 1, description: 'Speaking rate: length_scale = the voice\'s default length_scale / speed.' },
     instructions: { type: 'string', description: 'Accepted and ignored: Piper voices take no style instructions.' },
     stream_format: { type: 'string', enum: STREAM_FORMATS, default: 'audio', description: 'audio: the encoded audio as a chunked body. sse: Server-Sent Events with base64 audio deltas and a final speech.audio.done event.' },
@@ -48,10 +48,6 @@ export interface SpeechRequest {
 export function parseSpeechRequest (body: unknown, maxTextLength: number): SpeechRequest {
   if (!isPlainObject(body)) throw invalidJson()
   const format = body.response_format
-  // A format OpenAI has and we lack gets its own reason, not just "one of …".
-  if (typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined) {
-    throw invalid(`one of ${SPEECH_REQUEST.properties.response_format.enum?.join(', ')} (${format}: ${UNSUPPORTED_FORMATS[format]})`, 'response_format', format)
-  }
   checkFields(SPEECH_REQUEST, body)
   const input = body.input as string
   // Zero-width characters alone phonemize to nothing: an empty file is no answer.

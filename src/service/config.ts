@@ -100,6 +100,8 @@ export interface ServiceConfig {
   }
   ortLibrary?: string
   espeakData?: string
+  /** CHORUS_AVCODEC_LIBRARY: FFmpeg's libavcodec for AAC (default: libavcodec.so.59, found by the dynamic loader). */
+  avcodecLibrary?: string
   /** TTS_ADMIN_TOKEN: the bearer token of the voice admin API; unset, the API is off. */
   adminToken: string | undefined
   /** TTS_VOICE_SOURCE: http:, https: or file: URL of a folder laid out like Piper's voices repository. */
@@ -232,6 +234,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     },
     ortLibrary: stringSetting(read('CHORUS_ORT_LIBRARY'), undefined),
     espeakData: stringSetting(read('CHORUS_ESPEAK_DATA'), undefined),
+    avcodecLibrary: stringSetting(read('CHORUS_AVCODEC_LIBRARY'), undefined),
     adminToken: adminTokenSetting(read('TTS_ADMIN_TOKEN')),
     voiceSource: sourceSetting(read('TTS_VOICE_SOURCE')),
     voiceCatalog: resolve(stringSetting(read('TTS_VOICE_CATALOG'), DEFAULT_CATALOG_PATH))

@@ -62,7 +62,7 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData
   }, log)
-  const encoders = new EncoderPool(1, log)
+  const encoders = new EncoderPool(1, log, { avcodecLibrary: config.avcodecLibrary })
   const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
   const uncounted = { cacheHit: () => {}, cacheMiss: () => {}, speech: () => {} }
   const speech = new SpeechService(config, synthesizer, new PhraseCache(0), encoders, uncounted)
@@ -137,7 +137,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   })
   pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
   const preload = new Preloader(pools, registry, log)
-  const encoders = new EncoderPool(config.encoderThreads, log)
+  const encoders = new EncoderPool(config.encoderThreads, log, { avcodecLibrary: config.avcodecLibrary })
   const keys = config.apiKeys === undefined ? undefined : new KeyStore(config.apiKeys.file, config.apiKeys.keys, log)
   keys?.watch(config.apiKeysReloadMs)
   const access = new ApiAccess(keys, new Quotas(() => performance.now(), config.timeoutMs), accessCounts(metrics))

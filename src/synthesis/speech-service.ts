@@ -158,6 +158,8 @@ export class SpeechService {
   /** Settles with the speech once its first chunk exists; rejects with the typed error of a failure before it. */
   async open (options: SpeechRequest): Promise<Speech> {
     const { request, format } = options
+    // Only a format whose codec the machine may lack waits to find out.
+    if (FORMAT_INFO[format].needsAvcodec === true) await this.encoders.assertAvailable(format)
     const prepared = this.prepare(request)
     const stream = format !== 'wav' || options.stream
     const contentType = FORMAT_INFO[format].contentType

@@ -1,7 +1,7 @@
 // The synthesis request body, checked once at the edge. Field names in
 // errors are the wire names.
 
-import { AUDIO_FORMATS, type AudioFormat, isAudioFormat, UNSUPPORTED_FORMATS } from '../audio/formats.js'
+import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../audio/formats.js'
 import { LIMITS } from '../engine/synthesis-config.js'
 import { invalidJson, missingText, textTooLong } from './errors.js'
 import { SAFE_ID } from '../shared/request-id.js'
@@ -29,7 +29,7 @@ export const TTS_REQUEST: ObjectSchema = {
     noise_w: { type: 'number', minimum: LIMITS.noiseW.min, maximum: LIMITS.noiseW.max, description: 'Default: the voice\'s.' },
     sentence_silence: { type: 'number', minimum: LIMITS.sentenceSilence.min, maximum: LIMITS.sentenceSilence.max, default: 0, description: 'Seconds of silence between sentences.' },
     stream: { type: 'boolean', default: false, description: 'WAV only: send the header at once and each sentence as it is ready (compressed formats always stream).' },
-    format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/flac, audio/pcm), else WAV.' },
+    format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/aac, audio/flac, audio/pcm), else WAV. aac needs FFmpeg\'s libavcodec59 on the server: without it, 400 with code ERR_FORMAT_UNAVAILABLE.' },
     after: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The X-Request-Id of the streamed request this one is heard after (a reply\'s previous sentence, sent as its own request): its audio is then due when that one\'s has played, not at once, and slots go to what the listener needs first (docs/api.md).' },
     normalize: { type: 'boolean', default: false, description: 'Read text as language models write it: markdown, emoji, URLs, money, units, dates and times, abbreviations (English voices; docs/normalizer.md). Off here: the text is spoken as sent.' }
   }
@@ -104,10 +104,7 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
     throw invalid('a request id (1 to 128 letters, digits, ".", "_", ":" or "-")', 'after', after)
   }
   const format = body.format
-  if (format !== undefined && format !== null && !isAudioFormat(format)) {
-    const reason = typeof format === 'string' && UNSUPPORTED_FORMATS[format] !== undefined ? ` (${format}: ${UNSUPPORTED_FORMATS[format]})` : ''
-    throw invalid(expected(TTS_REQUEST.properties.format) + reason, 'format', format)
-  }
+  if (format !== undefined && format !== null && !isAudioFormat(format)) throw invalid(expected(TTS_REQUEST.properties.format), 'format', format)
   return {
     text,
     ...(typeof voice === 'string' && voice !== '' ? { voice } : {}),

@@ -1,7 +1,8 @@
 // Decoders for checking the service's audio in tests: Ogg pages (CRC
 // checked) and Opus via opusscript's libopus decoder, FLAC via libFLAC
 // (libflacjs), MP3 by its frame headers and, where Debian's mpg123 is
-// installed, by decoding.
+// installed, by decoding; AAC by its ADTS headers and, where Debian's faad
+// is installed, by decoding with libfaad2 (scripts/lib/faad-decode.ts).
 
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -156,6 +157,36 @@ export function decodeMp3 (bytes: Uint8Array): Int16Array {
   const out = result.stdout
   return new Int16Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength))
 }
+
+const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+
+export interface AdtsFrame {
+  /** audioObjectType: 2 is AAC-LC. */
+  objectType: number
+  sampleRate: number
+  channels: number
+  /** Header and payload. */
+  length: number
+}
+
+/** Walks an ADTS stream by its headers; every byte must belong to a frame. */
+export function adtsFrames (bytes: Uint8Array): AdtsFrame[] {
+  const frames: AdtsFrame[] = []
+  let offset = 0
+  while (offset < bytes.length) {
+    if (offset + 7 > bytes.length) throw new Error(`ADTS ends inside a header at byte ${offset}`)
+    const b = bytes.subarray(offset, offset + 7)
+    if (b[0] !== 0xFF || (b[1] & 0xF6) !== 0xF0) throw new Error(`No ADTS sync (MPEG-4, layer 0) at byte ${offset}`)
+    if ((b[1] & 1) !== 1) throw new Error(`ADTS frame with a CRC at byte ${offset}`)
+    const length = ((b[3] & 3) << 11) | (b[4] << 3) | (b[5] >> 5)
+    if (length < 7 || offset + length > bytes.length) throw new Error(`ADTS frame of ${length} bytes at byte ${offset} runs past the end`)
+    frames.push({ objectType: (b[2] >> 6) + 1, sampleRate: ADTS_RATES[(b[2] >> 2) & 0xF], channels: ((b[2] & 1) << 2) | (b[3] >> 6), length })
+    offset += length
+  }
+  return frames
+}
+
+export { decodeAac, HAVE_FAAD } from '../../scripts/lib/faad-decode.js'
 
 /** The dominant frequency of a tone, from its zero crossings. */
 export function toneFrequency (pcm: Int16Array, sampleRate: number): number {

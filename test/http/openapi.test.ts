@@ -24,7 +24,7 @@ t.test('the document: OpenAPI 3.1, every route, the validators\' own schemas', a
   const withTiming = (schema: typeof TTS_REQUEST) => JSON.parse(JSON.stringify({ ...schema, properties: { ...schema.properties, timestamps: TIMING_SCHEMAS.field } }))
   t.same(doc.components.schemas.SpeechRequest, withTiming(SPEECH_REQUEST))
   t.same(doc.components.schemas.TtsRequest, withTiming(TTS_REQUEST))
-  t.same(Object.keys(doc.paths['/v1/audio/speech'].post.responses[200].content).sort(), ['application/json', 'audio/flac', 'audio/mpeg', 'audio/ogg', 'audio/pcm', 'audio/wav', 'text/event-stream'])
+  t.same(Object.keys(doc.paths['/v1/audio/speech'].post.responses[200].content).sort(), ['application/json', 'audio/aac', 'audio/flac', 'audio/mpeg', 'audio/ogg', 'audio/pcm', 'audio/wav', 'text/event-stream'])
   t.ok(ajv.getSchema('#/components/schemas/OpenAIError'), 'every schema compiles')
 })
 
@@ -34,7 +34,7 @@ function near (schema: Schema): fc.Arbitrary<unknown> {
   const wrong = fc.constantFrom<unknown>(null, true, [], {}, 3, 'x')
   switch (schema.type) {
     case 'string':
-      if (schema.enum !== undefined) return fc.oneof(fc.constantFrom(...schema.enum), fc.constantFrom('aac', 'MP3', ''), wrong)
+      if (schema.enum !== undefined) return fc.oneof(fc.constantFrom(...schema.enum), fc.constantFrom('ogg', 'MP3', ''), wrong)
       return fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', '   ', ' a '), wrong)
     case 'number':
     case 'integer': {
@@ -73,11 +73,14 @@ t.test('POST /v1/audio/speech: the parser accepts exactly what the schema allows
 t.test('POST /tts: the service answers 200 exactly for bodies the schema allows', async t => {
   const valid = ajv.getSchema('#/components/schemas/TtsRequest')!
   // Voices and speakers depend on what is installed, so those fields stay out;
-  // null means absent on /tts, as the schema's description says.
+  // null means absent on /tts, as the schema's description says. So does
+  // aac: a machine without FFmpeg's libavcodec answers it 400 (audio.md).
+  const aacRefused = await service.deps.encoders.unavailable('aac') !== undefined
   await fc.assert(fc.asyncProperty(bodies(TTS_REQUEST, ['voice', 'speaker']), async body => {
     const present = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
     const reply = await postTts(service.url, body)
-    if ((reply.status === 200) !== valid(present)) throw new Error(`status ${reply.status} (${reply.body.toString().slice(0, 200)}) but ajv says ${String(valid(present))} for ${JSON.stringify(body)}`)
+    const expected = valid(present) && !(aacRefused && present.format === 'aac')
+    if ((reply.status === 200) !== expected) throw new Error(`status ${reply.status} (${reply.body.toString().slice(0, 200)}) but ajv says ${String(valid(present))} for ${JSON.stringify(body)}`)
   }), { numRuns: 150, seed: 14 })
   t.pass('150 generated bodies agree')
 })

@@ -54,10 +54,10 @@ t.test('the Accept header picks a format when the body does not', async t => {
   t.equal(overridden.headers.get('content-type'), 'audio/mpeg', 'the body wins')
 })
 
-t.test('an unknown or unsupported format is a 400 in the service\'s shape', async t => {
-  const aac = await postTts(base, { ...SPEECH, format: 'aac' })
-  t.equal(aac.status, 400)
-  t.match(aac.json, { error: /^Expected one of mp3, opus, flac, wav, pcm \(aac: no AAC encoder .*\) for format but received "aac" \(string\)$/, code: 'ERR_INVALID_ARGUMENT', field: 'format' })
+t.test('an unknown format is a 400 in the service\'s shape', async t => {
+  const ogg = await postTts(base, { ...SPEECH, format: 'ogg' })
+  t.equal(ogg.status, 400)
+  t.match(ogg.json, { error: 'Expected one of mp3, opus, aac, flac, wav, pcm for format but received "ogg" (string)', code: 'ERR_INVALID_ARGUMENT', field: 'format' })
   const odd = await postTts(base, { ...SPEECH, format: 3 })
-  t.match(odd.json, { error: 'Expected one of mp3, opus, flac, wav, pcm for format but received 3 (number)' })
+  t.match(odd.json, { error: 'Expected one of mp3, opus, aac, flac, wav, pcm for format but received 3 (number)' })
 })
