@@ -1,6 +1,6 @@
-// Worker threads started from the TypeScript sources (tests, tsx) do not
-// inherit tsx's loader on Node 20, and registering it in each thread means
-// compiling the sources again in every thread. scripts/build-dev-workers.ts
+// Worker threads started from the TypeScript sources (tests, tsx) need their
+// modules compiled, and registering tsx in each thread compiles them again
+// in every thread. scripts/build-dev-workers.ts
 // bundles each worker entry ahead of time into the git-ignored .dev-workers/,
 // beside a manifest that lists every file the bundle was built from with a
 // hash of their contents. A thread runs the bundle only while every one of
