@@ -10,7 +10,7 @@ import type { Arrivals } from './open-loop.js'
 import type { Percentiles } from './stats.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'
 
-export const RESULTS_SCHEMA = 'chorus-bench/1'
+const RESULTS_SCHEMA = 'chorus-bench/1'
 
 export interface MachineInfo {
   cpus: number

@@ -90,7 +90,7 @@ export async function runConversation (config: ConversationConfig, io: BenchIo):
 
 const ms = (value: number | null): string => value === null ? '–' : num(value)
 
-export function conversationReport (results: ConversationResults): string {
+function conversationReport (results: ConversationResults): string {
   const { ceiling, config } = results
   const rows = results.levels.map(l => [
     l.scheduler, String(l.bots), String(l.replies), ms(l.firstAudioP50Ms), ms(l.firstAudioP95Ms),
