@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint'
 import globals from 'globals'
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'build-*/**', 'native/third_party/**', 'node_modules/**', 'test/fixtures/generated/**', 'bench-results/**', '.tap/**'] },
+  { ignores: ['dist/**', 'build/**', 'build-*/**', 'native/third_party/**', 'node_modules/**', 'test/fixtures/generated/**', 'bench-results/**', '.tap/**', '.dev-workers/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,9 +12,11 @@ import { fileURLToPath } from 'node:url'
 import { ChorusError } from '../src/errors.js'
 import type { Env } from '../src/shared/config-values.js'
 
-// From TypeScript sources (tests) the entry point needs tsx, as the workers do.
+// From TypeScript sources (tests) the entry point needs tsx: in its main
+// thread only, since its workers load their own (src/tsx-main-thread.mjs).
 const FROM_SOURCES = import.meta.url.endsWith('.ts')
 const BIN = fileURLToPath(new URL(FROM_SOURCES ? '../src/bin.cts' : '../src/bin.cjs', import.meta.url))
+const TSX = fileURLToPath(new URL('../src/tsx-main-thread.mjs', import.meta.url))
 
 /** How long a child may take to start listening (it loads no voice at start-up here, but may install bundled ones). */
 const START_TIMEOUT_MS = 120_000
@@ -27,7 +29,7 @@ export interface ChildService {
 }
 
 export async function startChildService (env: Env, overrides: Record<string, string>, logFile: string): Promise<ChildService> {
-  const child = spawn(process.execPath, [...(FROM_SOURCES ? ['--import', 'tsx'] : []), BIN, 'serve'], {
+  const child = spawn(process.execPath, [...(FROM_SOURCES ? ['--import', TSX] : []), BIN, 'serve'], {
     env: { ...env, ...overrides, TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', CHORUS_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe']
   })

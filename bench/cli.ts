@@ -25,7 +25,7 @@ import { runTargets } from './targets.js'
 /** `chorus bench`'s entry point, which src/cli.ts loads by URL (the type keeps the two in step). */
 export const benchMain: BenchMain = async (argv, env) => await runBenchCommand(argv, processIo(env))
 
-export const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
+const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
        chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
        chorus bench fleet --voices DIR --voice NAME [--count 8] [--clients 4] [--cycles 30] [--quick] [--out DIR]
        chorus bench conversation --voices DIR --voice NAME [--bots 1,2,4,8] [--transport http,websocket] [--quick] [--out DIR]

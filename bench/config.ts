@@ -114,7 +114,7 @@ const DEFAULTS = {
 }
 
 /** More copies than this would measure the disk, not the fleet. */
-export const MAX_VOICE_COPIES = 64
+const MAX_VOICE_COPIES = 64
 
 const RUN_OPTIONS: FlagSpecs = {
   url: { type: 'string' },

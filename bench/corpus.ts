@@ -50,7 +50,7 @@ export class Rng {
 
 export type UtteranceKind = 'greeting' | 'one-liner' | 'reply' | 'paragraph'
 
-export const KIND_WEIGHTS: ReadonlyArray<readonly [UtteranceKind, number]> = [
+const KIND_WEIGHTS: ReadonlyArray<readonly [UtteranceKind, number]> = [
   ['greeting', 0.25],
   ['one-liner', 0.35],
   ['reply', 0.32],

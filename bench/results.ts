@@ -10,7 +10,7 @@ import type { Arrivals } from './open-loop.js'
 import type { Percentiles } from './stats.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'
 
-export const RESULTS_SCHEMA = 'chorus-bench/1'
+const RESULTS_SCHEMA = 'chorus-bench/1'
 
 export interface MachineInfo {
   cpus: number
@@ -94,13 +94,17 @@ export interface LevelResult {
 
 export type Endpoint = 'tts' | 'health'
 
-export interface SweepResults {
+/** What every results.json of a sweep, the targets and the fleet starts with. */
+interface ResultsHeader {
   schema: typeof RESULTS_SCHEMA
-  kind: 'sweep'
   label: string
   startedAt: string
   finishedAt: string
   machine: MachineInfo
+}
+
+export interface SweepResults extends ResultsHeader {
+  kind: 'sweep'
   target: { url: string, inProcess: boolean, voiceDir: string | null, workersPerVoice: number | null }
   endpoint: Endpoint
   workload: {
@@ -138,13 +142,8 @@ export interface TargetFigure {
   met: boolean | null
 }
 
-export interface TargetsResults {
-  schema: typeof RESULTS_SCHEMA
+export interface TargetsResults extends ResultsHeader {
   kind: 'targets'
-  label: string
-  startedAt: string
-  finishedAt: string
-  machine: MachineInfo
   voice: string
   modelBytes: number
   workersPerVoice: number
@@ -156,13 +155,8 @@ export interface TargetsResults {
 }
 
 /** `chorus bench fleet`: many voices against one, and a voice's memory in a process of its own. */
-export interface FleetResults {
-  schema: typeof RESULTS_SCHEMA
+export interface FleetResults extends ResultsHeader {
   kind: 'fleet'
-  label: string
-  startedAt: string
-  finishedAt: string
-  machine: MachineInfo
   voice: string
   modelBytes: number
   voiceCount: number

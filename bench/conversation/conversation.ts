@@ -140,7 +140,7 @@ const TRANSPORT_TEXT: Record<TransportName, string> = {
 
 const ms = (value: number | null): string => value === null ? '–' : num(value)
 
-export function conversationReport (results: ConversationResults): string {
+function conversationReport (results: ConversationResults): string {
   const { ceiling, config } = results
   const rows = results.levels.map(l => [
     l.scheduler, l.transport, String(l.bots), String(l.replies), ms(l.firstAudioP50Ms), ms(l.firstAudioP95Ms),

@@ -92,7 +92,7 @@ export async function runFairness (config: FairnessConfig, io: BenchIo): Promise
   return results
 }
 
-export function fairnessReport (results: FairnessResults): string {
+function fairnessReport (results: FairnessResults): string {
   const { config } = results
   const rows = results.rounds.map(r => [
     r.scheduler, r.phase, num(r.quiet.firstAudioP50Ms), num(r.quiet.firstAudioP95Ms), `${r.quiet.underrunReplies}/${r.quiet.replies}`,

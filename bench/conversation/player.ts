@@ -30,7 +30,7 @@ export interface Playback {
 }
 
 /** Gaps shorter than this are below what a player's own scheduling resolves. */
-export const MIN_GAP_MS = 1
+const MIN_GAP_MS = 1
 
 export function play (pieces: readonly AudioPiece[], jitterMs: number, minGapMs = MIN_GAP_MS): Playback | null {
   if (pieces.length === 0) return null

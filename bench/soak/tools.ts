@@ -9,7 +9,7 @@
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
 import { ChorusError } from '../../src/errors.js'
 
-export const ROOT_BOT = { first: 'Soak', last: 'Root' } as const
+const ROOT_BOT = { first: 'Soak', last: 'Root' } as const
 
 const SESSIONS = 4
 /** Every this many cycles, one session is closed and a new one opened. */

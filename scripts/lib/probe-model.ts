@@ -9,6 +9,7 @@
 // so T = N + 5, or N + 6 with a `sid` input.
 
 import { encodeModel, TensorType, type Graph, type Node } from './onnx-writer.js'
+import { encodePiperModel } from './piper-signature.js'
 
 export const MARKER = 1000
 export const SCALE = 100
@@ -100,19 +101,7 @@ export function buildProbeModel (options: ProbeOptions): Uint8Array {
   }
   nodes.push({ opType: 'Reshape', inputs: [last, 'out_shape'], outputs: ['output'] })
 
-  const inputs: Graph['inputs'] = [
-    { name: 'input', type: TensorType.INT64, shape: [1, 'phonemes'] },
-    { name: 'input_lengths', type: TensorType.INT64, shape: [1] },
-    { name: 'scales', type: TensorType.FLOAT, shape: [3] }
-  ]
-  if (options.speakerInput) inputs.push({ name: 'sid', type: TensorType.INT64, shape: [1] })
-  return encodeModel({
-    name: 'chorus-probe',
-    nodes,
-    initializers,
-    inputs,
-    outputs: [{ name: 'output', type: TensorType.FLOAT, shape: [1, 1, 1, 'time'] }]
-  }, 15, 'chorus make-test-voices')
+  return encodePiperModel('chorus-probe', { nodes, initializers }, options.speakerInput)
 }
 
 /** A model without Piper's signature, for load-error tests. */

@@ -7,7 +7,8 @@
 // Weights are pseudo-random from a fixed seed, so the output is noise, and
 // deterministic: the same on every run and machine.
 
-import { encodeModel, TensorType, type Graph, type Initializer, type Node } from './onnx-writer.js'
+import { TensorType, type Initializer, type Node } from './onnx-writer.js'
+import { encodePiperModel } from './piper-signature.js'
 
 export const VITS_FRAMES_PER_ID = 3
 export const VITS_SAMPLES_PER_FRAME = 8
@@ -97,17 +98,5 @@ export function buildVitsLikeModel (options: { speakerInput: boolean, seed?: num
     { opType: 'Tanh', inputs: ['post'], outputs: ['wave'] },
     { opType: 'Unsqueeze', inputs: ['wave', 'axis1'], outputs: ['output'] }
   )
-  const inputs: Graph['inputs'] = [
-    { name: 'input', type: TensorType.INT64, shape: [1, 'phonemes'] },
-    { name: 'input_lengths', type: TensorType.INT64, shape: [1] },
-    { name: 'scales', type: TensorType.FLOAT, shape: [3] }
-  ]
-  if (options.speakerInput) inputs.push({ name: 'sid', type: TensorType.INT64, shape: [1] })
-  return encodeModel({
-    name: 'chorus-vits-like',
-    nodes,
-    initializers,
-    inputs,
-    outputs: [{ name: 'output', type: TensorType.FLOAT, shape: [1, 1, 1, 'time'] }]
-  }, 15, 'chorus make-test-voices')
+  return encodePiperModel('chorus-vits-like', { nodes, initializers }, options.speakerInput)
 }

@@ -33,7 +33,7 @@ export interface ApiKey {
  * of a presented key stay this small. */
 export const MAX_KEYS = 1000
 /** A keys file is a few kilobytes; a bigger one is a mistake, not read. */
-export const MAX_KEYS_FILE_BYTES = 1024 * 1024
+const MAX_KEYS_FILE_BYTES = 1024 * 1024
 /** Long enough that guessing is hopeless, in the alphabets of hex, base64 and
  * base64url, so a key fits a header and a query parameter unchanged. */
 const KEY = /^[A-Za-z0-9._~+/=-]{16,256}$/
@@ -48,7 +48,7 @@ const QUOTA_FIELDS: ReadonlyArray<[field: string, property: keyof KeyQuotas, int
   ['concurrent_streams', 'concurrentStreams', true, 100_000]
 ]
 
-export const KEYS_FILE_VARIABLE = 'TTS_API_KEYS_FILE'
+const KEYS_FILE_VARIABLE = 'TTS_API_KEYS_FILE'
 
 /** Checks a keys file's text; a ConfigError names the file and the entry. */
 export function parseKeysFile (text: string, file: string): ApiKey[] {

@@ -6,7 +6,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http'
 
-export const KEY_QUERY_PARAMETER = 'api_key'
+const KEY_QUERY_PARAMETER = 'api_key'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 

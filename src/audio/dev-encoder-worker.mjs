@@ -1,7 +1,6 @@
-// Only when Chorus runs from its TypeScript sources (tests, tsx): worker
-// threads on Node 20 do not inherit tsx's loader, so register it here, then
-// load the TypeScript worker. The built package starts encoder-worker.js.
-import { register } from 'tsx/esm/api'
+// Only when Chorus runs from its TypeScript sources (tests, tsx): the encoder
+// worker's bundle when it is current, else the TypeScript worker through tsx
+// (../dev-workers.mjs). The built package starts encoder-worker.js.
+import { importWorker } from '../dev-workers.mjs'
 
-register()
-await import('./encoder-worker.ts')
+await importWorker(new URL('./encoder-worker.ts', import.meta.url))

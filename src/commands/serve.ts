@@ -11,7 +11,7 @@ import { startService, type RunningService } from '../service/server.js'
 import { shutdownOn, untilAborted } from '../shared/shutdown.js'
 import { installBundledVoices } from '../voices/bundled.js'
 
-export const SERVE_USAGE = `usage: chorus serve
+const SERVE_USAGE = `usage: chorus serve
 
 Runs the TTS HTTP service until SIGTERM or SIGINT. Configured by environment
 variables (README, Configuration), among them:

@@ -19,7 +19,7 @@ import { VoiceInstaller } from '../voices/installer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import { assertVoiceName } from '../voices/voice-name.js'
 
-export const VOICES_USAGE = `usage: chorus voices [list | install-bundled | install NAME... | remove NAME...]
+const VOICES_USAGE = `usage: chorus voices [list | install-bundled | install NAME... | remove NAME...]
 
   list              (the default) the voices in the voice folder (TTS_VOICE_DIR,
                     default ./${DEFAULT_VOICE_DIR}), those left out and why, and

@@ -25,7 +25,7 @@ export interface Framing {
   end?: () => string
 }
 
-export const RAW: Framing = { chunk: bytes => bytes }
+const RAW: Framing = { chunk: bytes => bytes }
 
 type SpeechContext = Context & { state: ChorusState }
 

@@ -22,7 +22,7 @@ function param (error: ChorusError): string | null {
   return null
 }
 
-export function openAIErrorBody (error: ChorusError): OpenAIErrorBody {
+function openAIErrorBody (error: ChorusError): OpenAIErrorBody {
   return {
     error: {
       message: error.message,

@@ -8,9 +8,9 @@ import { checkFields, codePoints, type ObjectSchema } from '../shared/schema.js'
 import { hasVisibleText, invalid, isPlainObject } from '../validate.js'
 
 /** OpenAI's own limit on `input`; the service's TTS_MAX_TEXT_LENGTH applies too. */
-export const OPENAI_MAX_INPUT = 4096
+const OPENAI_MAX_INPUT = 4096
 export const OPENAI_MODELS = ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'] as const
-export const STREAM_FORMATS = ['audio', 'sse'] as const
+const STREAM_FORMATS = ['audio', 'sse'] as const
 
 export const SPEECH_REQUEST: ObjectSchema = {
   type: 'object',

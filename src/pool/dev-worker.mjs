@@ -1,9 +1,8 @@
-// Only when Chorus runs from its TypeScript sources (tests, tsx): worker
-// threads on Node 20 do not inherit tsx's loader, so register it here and
-// hand Piscina the TypeScript worker's handler. The built package uses
-// worker.js directly and never loads this file.
-import { register } from 'tsx/esm/api'
+// Only when Chorus runs from its TypeScript sources (tests, tsx): the
+// worker's bundle when it is current, else the TypeScript worker through tsx
+// (../dev-workers.mjs). The built package uses worker.js directly and never
+// loads this file.
+import { importWorker } from '../dev-workers.mjs'
 
-register()
-const worker = await import('./worker.ts')
+const worker = await importWorker(new URL('./worker.ts', import.meta.url))
 export default worker.default

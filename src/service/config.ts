@@ -110,7 +110,7 @@ export interface ServiceConfig {
   voiceCatalog: string
 }
 
-export const DEFAULT_VOICE = 'en_US-lessac-medium'
+const DEFAULT_VOICE = 'en_US-lessac-medium'
 
 /** Slow but legitimate speech, in characters a second at length_scale 1:
  * Piper's voices speak English at about 14 to 16, espeak at about 13. */

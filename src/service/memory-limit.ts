@@ -87,7 +87,7 @@ export const PROCESS_BASE_BYTES = 256 * MiB
  * its peak (128 MiB × 265 / 198 ≈ 171 MiB). */
 export const ACTIVATION_BYTES = 176 * MiB
 /** Share of the limit kept free for allocator fragmentation and the kernel's accounting. */
-export const HEADROOM = 0.1
+const HEADROOM = 0.1
 /** The budget never goes below this: a tiny container still serves one small voice. */
 export const MIN_BUDGET_BYTES = 128 * MiB
 

@@ -8,7 +8,7 @@ export interface BotName {
 }
 
 /** Longest name part accepted; OpenSim limits each part of an avatar name to 64 characters. */
-export const MAX_NAME_LENGTH = 64
+const MAX_NAME_LENGTH = 64
 
 // Control characters (C0, DEL, C1) would corrupt logs and headers.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

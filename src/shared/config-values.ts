@@ -151,7 +151,7 @@ export function tokenSetting (setting: Setting | undefined): string | undefined 
   return token
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
 
 export function logLevelSetting (setting: Setting | undefined): LogLevel {

@@ -65,7 +65,7 @@ export function expected (schema: Schema): string {
 }
 
 /** Whether `value` satisfies `schema` (the subset above). */
-export function matches (schema: Schema, value: unknown): boolean {
+function matches (schema: Schema, value: unknown): boolean {
   if (schema.anyOf !== undefined) return schema.anyOf.some(s => matches(s, value))
   switch (schema.type) {
     case 'string': {

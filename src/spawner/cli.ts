@@ -11,7 +11,7 @@ import { startSpawnerServer } from './server.js'
 import { StateFile } from './state-file.js'
 import { BotStore } from './store.js'
 
-export const SPAWNER_USAGE = `Usage: chorus spawner [flags]
+const SPAWNER_USAGE = `Usage: chorus spawner [flags]
 
 A reference bot spawner: GET/POST/PATCH/DELETE /api/bot[/{first}/{last}], as the
 real spawner behaves, with simulated containers.

@@ -19,7 +19,7 @@ export interface SpawnerConfig {
 
 export const SPAWNER_DEFAULTS = { host: '127.0.0.1', port: 8993, maxBots: 100 } as const
 
-export const SPAWNER_FLAGS = {
+const SPAWNER_FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },

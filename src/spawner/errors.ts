@@ -3,7 +3,7 @@
 
 import { ChorusError } from '../errors.js'
 
-export class SpawnerApiError extends ChorusError {}
+class SpawnerApiError extends ChorusError {}
 
 export function badRequest (message: string): SpawnerApiError {
   return new SpawnerApiError('ERR_BAD_REQUEST', message, { status: 400 })

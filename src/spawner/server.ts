@@ -29,7 +29,7 @@ export interface SpawnerServerOptions {
 /** Form bodies here hold four short fields. */
 const MAX_BODY_BYTES = 64 * 1024
 
-export function createSpawnerApp (options: SpawnerServerOptions): Koa {
+function createSpawnerApp (options: SpawnerServerOptions): Koa {
   const { store, stateFile, logger } = options
   const app = new Koa()
   app.on('error', (error: unknown) => { logger.error({ err: error }, 'spawner bug') })

@@ -10,7 +10,7 @@ import { badRequest, botNotFound, conflict, forbidden } from './errors.js'
 /** From highest to lowest: a parent may only create bots of a strictly later level. */
 export const LEVELS = ['GOVERNOR', 'BUILDER', 'ACTOR'] as const
 export type Level = typeof LEVELS[number]
-export const ACTIONS = ['start', 'stop', 'restart'] as const
+const ACTIONS = ['start', 'stop', 'restart'] as const
 export type Action = typeof ACTIONS[number]
 
 export interface ContainerState {
@@ -39,7 +39,7 @@ export interface NewBotFields {
   model?: string
 }
 
-export const DEFAULT_MODEL = 'Ruth'
+const DEFAULT_MODEL = 'Ruth'
 
 /** Each state change of a container, by action. */
 const AFTER_ACTION: Record<Action, Pick<ContainerState, 'status' | 'running'>> = {

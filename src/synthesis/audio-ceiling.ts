@@ -8,7 +8,7 @@ import { AudioTooLongError } from './errors.js'
 import type { PreparedSynthesis } from './synthesizer.js'
 
 /** The largest piece of silence made at once (a second at 16 kHz). */
-export const SILENCE_PIECE_SAMPLES = 16_384
+const SILENCE_PIECE_SAMPLES = 16_384
 
 export class AudioCeiling {
   private readonly maxSamples: number

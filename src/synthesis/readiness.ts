@@ -33,7 +33,7 @@ export interface MissingVoice {
   reason: 'not installed' | 'loading' | 'preloading'
 }
 
-export function requiredVoices (deps: ReadinessSources): string[] {
+function requiredVoices (deps: ReadinessSources): string[] {
   const fallback = deps.synthesizer.defaultVoice().effective
   const status = deps.preload.status
   // Named voices are required (a missing one keeps the replica out of

@@ -121,7 +121,7 @@ export interface SpeechMetrics {
 }
 
 /** The abort's reason when the work was stopped from outside, else the error. */
-export function outcome (error: unknown, signal: AbortSignal): unknown {
+function outcome (error: unknown, signal: AbortSignal): unknown {
   return signal.aborted && error instanceof SynthesisCancelledError ? signal.reason : error
 }
 

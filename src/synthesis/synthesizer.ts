@@ -48,7 +48,7 @@ export function resolveVoice (registry: VoiceRegistry, name: string, folder?: st
 }
 
 /** A request's settings for a voice: its overrides checked, the voice's defaults for the rest. */
-export function voiceSettings (voice: ResolvedVoice, request: SettingsRequest): SynthesisConfig {
+function voiceSettings (voice: ResolvedVoice, request: SettingsRequest): SynthesisConfig {
   return requestSettings(request, voice.kind === 'builtin' ? 'builtin' : voice.voice.config)
 }
 

@@ -16,7 +16,7 @@ import { createSpawnerClient } from './spawner-client.js'
 import { spawnerCallLimits } from './spawner-limits.js'
 import { serveStdio } from './stdio-transport.js'
 
-export const TOOLS_USAGE = `Usage: chorus tools [--stdio] [flags]
+const TOOLS_USAGE = `Usage: chorus tools [--stdio] [flags]
 
 Serves the bot spawner tools over MCP: Streamable HTTP on POST ${TOOLS_DEFAULTS.path}
 (port ${TOOLS_DEFAULTS.port}), or newline-delimited JSON-RPC on stdin/stdout with --stdio.

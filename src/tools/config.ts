@@ -50,7 +50,7 @@ export interface ToolsLimits {
 /** Which tools the ownership rule guards: `actions` (start, stop, restart;
  * the original contract) or `strict` (delete, and create under a parent, too). */
 export type OwnershipMode = 'actions' | 'strict'
-export const OWNERSHIP_MODES: readonly OwnershipMode[] = ['actions', 'strict']
+const OWNERSHIP_MODES: readonly OwnershipMode[] = ['actions', 'strict']
 
 export interface ToolsConfig {
   transport: 'http' | 'stdio'
@@ -81,7 +81,7 @@ export const TOOLS_DEFAULTS = {
   spawnerCalls: 16
 } as const
 
-export const TOOLS_FLAGS = {
+const TOOLS_FLAGS = {
   stdio: { type: 'boolean' },
   host: { type: 'string' },
   port: { type: 'string' },

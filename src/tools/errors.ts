@@ -4,13 +4,13 @@
 
 import { ChorusError } from '../errors.js'
 
-export const JSONRPC_PARSE_ERROR = -32700
-export const JSONRPC_INVALID_REQUEST = -32600
-export const JSONRPC_METHOD_NOT_FOUND = -32601
-export const JSONRPC_INVALID_PARAMS = -32602
-export const JSONRPC_INTERNAL_ERROR = -32603
+const JSONRPC_PARSE_ERROR = -32700
+const JSONRPC_INVALID_REQUEST = -32600
+const JSONRPC_METHOD_NOT_FOUND = -32601
+const JSONRPC_INVALID_PARAMS = -32602
+const JSONRPC_INTERNAL_ERROR = -32603
 /** Implementation-defined server error: the server is at a limit, the request was fine. */
-export const JSONRPC_SERVER_BUSY = -32000
+const JSONRPC_SERVER_BUSY = -32000
 
 /** A failure to be answered as a JSON-RPC error object, never as an exception. */
 export class JsonRpcError extends ChorusError {

@@ -33,7 +33,7 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 const SESSION_HEADER = 'Mcp-Session-Id'
 const MINUTE_MS = 60_000
 
-export function createToolsHttpApp (options: ToolsHttpOptions): Koa {
+function createToolsHttpApp (options: ToolsHttpOptions): Koa {
   const { config, context } = options
   const sessions = options.sessions ?? new SessionStore({ ...DEFAULT_SESSION_LIMITS, maxSessions: config.maxSessions })
   const newSessions = new WindowLimiter(config.sessionsPerMinute, MINUTE_MS)

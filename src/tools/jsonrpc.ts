@@ -63,7 +63,7 @@ function isId (value: unknown): value is JsonRpcId {
   return typeof value === 'string' || isInteger(value)
 }
 
-export function classify (value: unknown): IncomingMessage {
+function classify (value: unknown): IncomingMessage {
   if (!isPlainObject(value)) return invalid(null, 'Invalid Request: a message must be a JSON object')
   const id = isId(value.id) ? value.id : null
   if (value.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: "jsonrpc" must be "2.0"')

@@ -19,7 +19,7 @@ import { limitSpawnerCalls, type SpawnerCallLimits } from './spawner-limits.js'
 /** Newest first; a client asking for another version is offered the newest. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const
 
-export const SERVER_INFO = { name: 'chorus-tools', title: 'Chorus bot spawner tools', version: '0.1.0' } as const
+const SERVER_INFO = { name: 'chorus-tools', title: 'Chorus bot spawner tools', version: '0.1.0' } as const
 
 /** What every session of one server shares. */
 export interface McpServerContext {

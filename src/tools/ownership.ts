@@ -10,7 +10,7 @@ import type { SpawnerClient } from './spawner-client.js'
 export type OwnershipDecision = { allowed: true } | { allowed: false, reason: string }
 
 /** Deeper than any real hierarchy; a bound in case a spawner invents ancestors forever. */
-export const MAX_ANCESTRY_DEPTH = 64
+const MAX_ANCESTRY_DEPTH = 64
 
 export async function checkOwnership (
   spawner: SpawnerClient,

@@ -6,7 +6,7 @@
 // offers every form per character. The pattern has no quantifiers, so
 // matching stays linear in the text for a given secret.
 
-export const REDACTED = '[redacted]'
+const REDACTED = '[redacted]'
 
 const patterns = new Map<string, RegExp>()
 

@@ -31,7 +31,7 @@ export const DATA_TOOL_RESULT_SCHEMA = {
   required: ['ok', 'message']
 } as const
 
-export const EXCERPT_LENGTH = 240
+const EXCERPT_LENGTH = 240
 
 export function succeeded (message: string, body: string): DataToolResult {
   return { ok: true, message, payloadJson: body === '' ? '{}' : body }
@@ -53,7 +53,7 @@ export function spawnerUnreachable (error: string): DataToolResult {
 }
 
 /** The first 240 characters (code points, so no half emoji), '...' when cut, '<empty>' for nothing. */
-export function excerptOf (body: string): string {
+function excerptOf (body: string): string {
   if (body === '') return '<empty>'
   const characters = [...body]
   return characters.length > EXCERPT_LENGTH ? characters.slice(0, EXCERPT_LENGTH).join('') + '...' : body

@@ -48,7 +48,7 @@ export interface IntegrityDetails {
 }
 
 /** A downloaded voice file does not match the catalogue; nothing was installed. */
-export abstract class VoiceIntegrityError extends ChorusError {
+abstract class VoiceIntegrityError extends ChorusError {
   readonly file: string
   readonly expected: string | number
   readonly actual: string | number

@@ -153,7 +153,7 @@ export class VoiceInstaller {
 /** Refuses a folder that cannot be written. A folder with no write bit at
  * all counts as read-only even for root, who could write it anyway: that
  * is how an operator says "leave these files alone" without a mount. */
-export async function assertWritable (dir: string): Promise<void> {
+async function assertWritable (dir: string): Promise<void> {
   let mode: number
   try {
     mode = (await stat(dir)).mode

@@ -11,14 +11,16 @@ import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { loadAvcodec } from '../../src/audio/avcodec.js'
 import { adtsFrames, decodeFlac, decodeOggOpus, mp3Frames } from '../helpers/audio-decode.js'
+import { TSX_ARGS } from '../helpers/tsx.js'
+import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 
 const run = promisify(execFile)
 const out = await mkdtemp(join(tmpdir(), 'chorus-say-'))
 t.teardown(() => rm(out, { recursive: true, force: true }))
 
 async function say (file: string, env: Record<string, string> = {}): Promise<Buffer> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src/bin.cts'), 'say', 'Hello from Chorus.', '--voice', 'en_US-espeak-low', '-o', join(out, file)], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: out, ...env }, timeout: 60_000
+  const { stdout } = await run(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'say', 'Hello from Chorus.', '--voice', 'en_US-espeak-low', '-o', join(out, file)], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: out, ...env }, timeout: CHILD_HANG_GUARD_MS
   })
   const bytes = await readFile(join(out, file))
   t.match(stdout, `wrote ${join(out, file)} (${bytes.length} bytes)`)

@@ -13,7 +13,7 @@ import { benchCopies } from '../helpers/voice-memory.js'
 import { sameAudio } from '../helpers/same-audio.js'
 
 t.test('voices of one architecture share the encoder: the same audio', async t => {
-  const [a, b, c] = await benchCopies(t, ['voice-a', 'voice-b', 'voice-c'])
+  const [a, b, c] = await benchCopies(t, ['voice-a', 'voice-b', 'voice-c'], { shrink: 4 })
   const one = await PiperVoice.load(a)
   t.teardown(() => one.close())
   const further = await PiperVoice.load(b)
@@ -27,7 +27,7 @@ t.test('voices of one architecture share the encoder: the same audio', async t =
 })
 
 t.test('a template the addon cannot use: an encoder of its own', async t => {
-  const [model] = await benchCopies(t, ['voice-d'])
+  const [model] = await benchCopies(t, ['voice-d'], { shrink: 4 })
   const file = await readFile(model)
   const split = splitDecoder(new Uint8Array(file.buffer, file.byteOffset, file.byteLength))
   if (split.mode !== 'split') throw new Error('the bench voice did not split')

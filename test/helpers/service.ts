@@ -40,8 +40,8 @@ export async function startTestService (env: Record<string, string> = {}, voices
     TTS_WORKERS_PER_VOICE: '2',
     TTS_VOICE_RESCAN_SECONDS: '0.2',
     // The longest allowed: the default 60 s is shorter than a few cold voice
-    // loads beside a busy CPU (each worker starts tsx), which then answered
-    // 504 where the test expects audio. Tests about the timeout set their own.
+    // loads beside a busy CPU, which then answered 504 where the test
+    // expects audio. Tests about the timeout set their own.
     TTS_TIMEOUT_SECONDS: '3600',
     // Off unless a test is about the cache: a hit would hide the work under test.
     TTS_CACHE_BYTES: '0',
@@ -70,10 +70,8 @@ export interface Reply {
 
 /** Only bounds a hang, never how fast an answer is (tests assert answers).
  * A first request may wait for several voices' loads, each starting worker
- * threads that, from the TypeScript sources, first start tsx: 8 small voices
- * loading at once took 5 s on an idle machine, over 30 s with the whole
- * suite on both cores, and over 60 s beside other work. Just under tap's
- * 1200 s per file, so a hang is still reported by the request that hung. */
+ * threads: with a busy machine that has taken over a minute. Just under
+ * tap's 1200 s per file, so a hang is still reported by the request that hung. */
 export const HANG_GUARD_MS = 540_000
 
 /** One HTTP exchange, body read whole. */

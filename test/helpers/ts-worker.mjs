@@ -1,7 +1,7 @@
-// Worker threads do not inherit tsx's loader on Node 20, so test workers
-// start here: register tsx in this thread, then import the TypeScript entry.
+// Test workers start here (worker threads do not inherit tsx's loader on
+// Node 20): the TypeScript entry named in workerData, from its bundle when it
+// is current, else through tsx (src/dev-workers.mjs).
 import { workerData } from 'node:worker_threads'
-import { register } from 'tsx/esm/api'
+import { importWorker } from '../../src/dev-workers.mjs'
 
-register()
-await import(workerData.entry)
+await importWorker(workerData.entry)

@@ -25,9 +25,8 @@ const damaged: Record<string, { model: Uint8Array, config: Uint8Array }> = {
   'en_GB-mismatch-medium': { model: goodModel, config: vctkConfig }
 }
 
-// One worker per voice: every load here starts its workers from the
-// TypeScript sources (tsx in each thread), and a second worker per voice
-// doubled that without testing anything more. The service's timeout is the
+// One worker per voice: a second worker per voice doubled each load's
+// thread starts without testing anything more. The service's timeout is the
 // helper's (the longest allowed): loads beside a busy CPU took longer than
 // the default 60 s, and every request then answered 504.
 const ENV = { TTS_WORKERS_PER_VOICE: '1' }

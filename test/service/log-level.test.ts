@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { loadServiceConfig } from '../../src/service/config.js'
+import { TSX_ARGS } from '../helpers/tsx.js'
 
 const BIN = join(PACKAGE_ROOT, 'src/bin.cts')
 
@@ -37,7 +38,7 @@ t.teardown(() => rm(voiceDir, { recursive: true, force: true }))
 /** `chorus serve` as a user runs it, until it logs that it listens, exits,
  * or (when it logs nothing) a minute has passed. */
 async function serveLogsListening (env: Record<string, string>): Promise<boolean> {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve'], {
+  const child = spawn(process.execPath, [...TSX_ARGS, BIN, 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

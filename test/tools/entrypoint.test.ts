@@ -14,6 +14,7 @@ import t from 'tap'
 import { parseToolsConfig } from '../../src/tools/config.js'
 import { startReferenceSpawner, type Teardown } from './helpers.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
+import { TSX_MAIN_THREAD } from '../helpers/tsx.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const SCRIPT = join(ROOT, 'scripts', 'tools-entrypoint.sh')
@@ -66,7 +67,7 @@ t.test('the exec replaces the shell and keeps the exit code', async (t) => {
 
 t.test('end to end: the entrypoint starts a tool server that reaches the spawner', async (t) => {
   const spawner = await startReferenceSpawner(t, { token: 'entry-token' })
-  const target = await fakeTarget(t, `exec "${process.execPath}" --import tsx "${RUNNER}" "$@"`)
+  const target = await fakeTarget(t, `exec "${process.execPath}" --import "${TSX_MAIN_THREAD}" "${RUNNER}" "$@"`)
   const child = spawn('/bin/sh', [SCRIPT, '--stdio'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', CHORUS_TOOLS_EXEC: target, SPAWNER_HOST: '127.0.0.1', SPAWNER_PORT: String(spawner.port), SPAWNER_TOKEN: 'entry-token' },

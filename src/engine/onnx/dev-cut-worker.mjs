@@ -1,7 +1,6 @@
-// Only when Chorus runs from its TypeScript sources (tests, tsx): worker
-// threads on Node 20 do not inherit tsx's loader, so register it here before
-// the TypeScript cutter. The built package runs cut-worker.js directly.
-import { register } from 'tsx/esm/api'
+// Only when Chorus runs from its TypeScript sources (tests, tsx): the
+// cutter's bundle when it is current, else the TypeScript cutter through tsx
+// (../../dev-workers.mjs). The built package runs cut-worker.js directly.
+import { importWorker } from '../../dev-workers.mjs'
 
-register()
-await import('./cut-worker.ts')
+await importWorker(new URL('./cut-worker.ts', import.meta.url))

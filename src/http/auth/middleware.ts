@@ -14,7 +14,7 @@ import { bearerMatches } from '../../shared/bearer.js'
 
 const ADMIN_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="chorus-admin"' }
 
-export const PUBLIC_PATHS: readonly string[] = ['/health', '/ready', '/', '/playground.js', '/playground.css']
+const PUBLIC_PATHS: readonly string[] = ['/health', '/ready', '/', '/playground.js', '/playground.css']
 
 export function requireKey (access: ApiAccess, options: { metricsPublic: boolean }): Koa.Middleware<ChorusState> {
   const open = new Set([...PUBLIC_PATHS, ...(options.metricsPublic ? ['/metrics'] : [])])

@@ -31,7 +31,7 @@ export interface RangeMap {
   toSource (start: number, end: number): [number, number]
 }
 
-export class OffsetMap implements RangeMap {
+class OffsetMap implements RangeMap {
   /** Segments with output, in order; deletions are left out (nothing maps into them). */
   private readonly segments: Segment[]
 
