@@ -101,7 +101,8 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
     throw invalid(expected(TTS_REQUEST.properties.format) + reason, 'format', format)
   }
   return {
-    text,
+    // As sent: word timing indexes it; synthesis leaves the surrounding whitespace out.
+    text: body.text,
     ...(typeof voice === 'string' && voice !== '' ? { voice } : {}),
     ...(speaker !== undefined && speaker !== null ? { speaker: speaker as number | string } : {}),
     lengthScale: optionalNumber(body, 'length_scale'),
