@@ -5,17 +5,12 @@
 // queued sentences and terminates the inference running for it.
 
 import type { Logger } from '../shared/logger.js'
-import type { SpeechChunk, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
-import type { TimingChunk, TimingKind } from '../synthesis/timing.js'
+import type { SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import type { Tenant } from '../pool/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
-import { buildAlignment, coveredEnd, type Alignment } from './alignment.js'
+import { buildAlignment, coveredEnd, EMPTY_ALIGNMENT, type Alignment } from './alignment.js'
 import type { OutputFormat } from './output-format.js'
 import { TextCutter } from './text-cutter.js'
-
-/** Until the timing work is merged, SpeechRequest has no `timestamps` and
- * yields no timing chunks: alignment is then null. */
-type TimedSpeechRequest = SpeechRequest & { timestamps?: readonly TimingKind[] }
 
 /** What a context needs from its socket. */
 export interface ContextHost {
@@ -55,12 +50,15 @@ export class StreamContext {
   spoken = 0
   /** Characters the host counts as held by this context. */
   private accounted = 0
+  /** Word timing is asked for until a speech shows the voice gives none
+   * (a request with timing passes the phrase cache by). */
+  private wordTiming = true
 
   constructor (
     /** Undefined on the single-context endpoint. */
     readonly id: string | undefined,
     private readonly request: Omit<TtsRequest, 'text'>,
-    options: { schedule: readonly number[], autoMode: boolean },
+    private readonly options: { schedule: readonly number[], autoMode: boolean, syncAlignment?: boolean },
     private readonly host: ContextHost
   ) {
     this.cutter = new TextCutter(options)
@@ -159,14 +157,14 @@ export class StreamContext {
   }
 
   private async speak (text: string): Promise<void> {
-    const request: TimedSpeechRequest = {
+    const request: SpeechRequest = {
       request: { ...this.request, text },
       format: this.host.output.format,
       encoding: this.host.output.encoding,
       stream: true,
       log: this.host.log,
       signal: this.controller.signal,
-      timestamps: ['word']
+      ...(this.wordTiming ? { timestamps: ['word'] } : {})
     }
     const release = this.host.admitSpeech()
     try {
@@ -176,26 +174,33 @@ export class StreamContext {
     }
   }
 
-  private async speakAdmitted (request: TimedSpeechRequest, text: string): Promise<void> {
+  private async speakAdmitted (request: SpeechRequest, text: string): Promise<void> {
     const speech = await this.host.speech.open(request)
     let covered = 0
-    let alignment: Alignment | null = null
-    // Widened: once timing is merged, SpeechChunk includes TimingChunk.
-    const chunks: AsyncIterable<SpeechChunk | TimingChunk> = speech.chunks
-    for await (const chunk of chunks) {
-      if (this.closed) break
+    let timed = false
+    let ended = true
+    // sync_alignment: every audio message carries one (docs/websocket.md).
+    const none = this.options.syncAlignment === true ? EMPTY_ALIGNMENT : null
+    let alignment: Alignment | null = none
+    for await (const chunk of speech.chunks) {
+      if (this.closed) {
+        ended = false
+        break
+      }
       if (chunk.kind === 'timing') {
-        // No word timing (not built yet for any voice: docs/timing.md): no alignment, rather than one of zeros.
+        timed = true
+        // A piece with no word in it: no alignment, rather than one of zeros.
         if (chunk.words.length === 0) continue
         const end = coveredEnd(text, chunk.words)
-        alignment = buildAlignment(text, chunk.words, chunk.sampleRate, covered, end)
+        alignment = buildAlignment(text, chunk.words, chunk.sampleRate, covered, end, chunk.startSample)
         covered = end
         continue
       }
       if (chunk.bytes.length === 0) continue
       const message: AudioMessage = { audio: Buffer.from(chunk.bytes).toString('base64'), isFinal: false, alignment, normalizedAlignment: alignment }
       await this.host.send({ ...message, ...this.idField() })
-      alignment = null
+      alignment = none
     }
+    if (ended && !timed && request.timestamps !== undefined) this.wordTiming = false
   }
 }
