@@ -61,17 +61,17 @@ export interface PreparedSynthesis {
   settings: SynthesisConfig
   /** The request's text as sent: word timing indexes it. */
   text: string
-  /** The text to synthesise (the request's without surrounding whitespace,
-   * normalized if asked) and its map back to the request's text. */
+  /** The text to synthesise (the request's, trimmed and normalized if
+   * asked) and its map back to the request's text. */
   spoken: SpokenText
 }
 
-/** `text` without its surrounding whitespace, normalized when asked, with
- * ranges mapping back to `text` itself. */
-function spokenText (text: string, normalize: boolean, language: string): SpokenText {
-  const trimmed = text.trim()
-  const inner = normalize ? normalizeForSpeech(trimmed, { language }) : unchanged(trimmed)
-  const lead = text.length - text.trimStart().length
+/** `text` (without its surrounding whitespace when asked), normalized when
+ * asked, with ranges mapping back to `text` itself. */
+function spokenText (text: string, options: { trim: boolean, normalize: boolean, language: string }): SpokenText {
+  const trimmed = options.trim ? text.trim() : text
+  const inner = options.normalize ? normalizeForSpeech(trimmed, { language: options.language }) : unchanged(trimmed)
+  const lead = options.trim ? text.length - text.trimStart().length : 0
   if (lead === 0) return inner
   return {
     text: inner.text,
@@ -163,7 +163,7 @@ export class Synthesizer {
     const sampleRate = voice.kind === 'builtin' ? this.runtime.espeakSampleRate : voice.voice.config.sampleRate
     const lengthScale = request.speed === undefined ? request.lengthScale : this.defaultSettings(voice).lengthScale / request.speed
     // The one place a request's text is trimmed and normalized, for every protocol.
-    const spoken = spokenText(request.text, request.normalize === true, voiceLanguage(voice))
+    const spoken = spokenText(request.text, { trim: request.trim === true, normalize: request.normalize === true, language: voiceLanguage(voice) })
     return { voice, sampleRate, settings: voiceSettings(voice, { ...request, lengthScale }), text: request.text, spoken }
   }
 

@@ -50,6 +50,9 @@ export interface TtsRequest {
   format?: AudioFormat
   /** Normalize model output before speaking it (src/text/normalize); absent: off. */
   normalize?: boolean
+  /** Speak the text without its surrounding whitespace (POST /tts does);
+   * word offsets still index the text as sent. */
+  trim?: boolean
 }
 
 function optionalNumber (body: Record<string, unknown>, field: string): number | undefined {
@@ -101,8 +104,9 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
     throw invalid(expected(TTS_REQUEST.properties.format) + reason, 'format', format)
   }
   return {
-    // As sent: word timing indexes it; synthesis leaves the surrounding whitespace out.
+    // As sent: word timing indexes it; `trim` leaves the surrounding whitespace unspoken.
     text: body.text,
+    trim: true,
     ...(typeof voice === 'string' && voice !== '' ? { voice } : {}),
     ...(speaker !== undefined && speaker !== null ? { speaker: speaker as number | string } : {}),
     lengthScale: optionalNumber(body, 'length_scale'),

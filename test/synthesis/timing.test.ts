@@ -165,8 +165,9 @@ t.test('speakers of the multi-speaker voice: the first, a middle one and the las
 })
 
 // Written as a language model writes, sent with surrounding whitespace
-// (POST /tts keeps it: offsets index the text as sent), normalized or not,
-// with sentences long enough to be cut into pieces at 50 phonemes.
+// (trimmed as POST /tts trims it: offsets still index the text as sent),
+// normalized or not, with sentences long enough to be cut into pieces at 50
+// phonemes.
 const CORPUS: Array<{ text: string, normalize: boolean, words: string[], pieces?: number }> = [
   {
     text: '  It costs $5, or €3.50 — about 1,299 yen in 1863!  ',
@@ -191,7 +192,7 @@ t.test('a corpus round-trips: each word is the text as sent, whole and streamed'
   for (const { text, normalize, words, pieces } of CORPUS) {
     for (const stream of [false, true]) {
       const label = `${JSON.stringify(text.slice(0, 24))}… ${stream ? 'streamed' : 'whole'}`
-      const heard = await hear(service, { text, voice: VOICES[0], noiseScale: 0, noiseW: 0, stream, normalize }, ['word', 'phoneme', 'viseme'])
+      const heard = await hear(service, { text, trim: true, voice: VOICES[0], noiseScale: 0, noiseW: 0, stream, normalize }, ['word', 'phoneme', 'viseme'])
       exact(t, heard, 0, label)
       t.same(wordsExact(t, heard, text, label), words, `${label}: the words as written`)
       if (pieces !== undefined) t.ok(heard.timing.length >= pieces, `${label}: one sentence cut into ${heard.timing.length} pieces`)
