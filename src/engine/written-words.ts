@@ -95,6 +95,16 @@ function textEnd (text: string, group: Group, limit: number): number {
   return end
 }
 
+/** A stray position (espeak-ng places a spoken punctuation mark one
+ * after it, on the space that follows) with no word before it to join: the
+ * written character before it, else the one after. */
+function nearestWritten (text: string, at: number): number {
+  for (let i = Math.min(at, text.length) - 1; i >= 0; i--) if (!SPACE.test(text[i])) return i
+  let i = at
+  while (i < text.length - 1 && SPACE.test(text[i])) i++
+  return i
+}
+
 /** Consecutive words of one sentence grouped into written words, in order. */
 function group (text: string, words: readonly EspeakWord[]): Group[] {
   const at = codePointOffsets(text)
@@ -120,10 +130,8 @@ function group (text: string, words: readonly EspeakWord[]): Group[] {
       }
       continue
     }
-    // A stray position with no word before it to join: the next written character.
-    let first = start
-    while (first < text.length && SPACE.test(text[first])) first++
-    groups.push({ sentence: word.sentence, phonemeStart: word.phonemeStart, phonemeEnd: word.phonemeEnd, textStart: first, textEnd: first, spokenEnd: Math.max(first, spokenEnd) })
+    const first = stray ? nearestWritten(text, start) : start
+    groups.push({ sentence: word.sentence, phonemeStart: word.phonemeStart, phonemeEnd: word.phonemeEnd, textStart: first, textEnd: first, spokenEnd: stray ? first + 1 : spokenEnd })
   }
   return groups
 }

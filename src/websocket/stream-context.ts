@@ -6,6 +6,7 @@
 
 import type { Logger } from '../shared/logger.js'
 import type { SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
+import type { WordTiming } from '../synthesis/timing.js'
 import type { Tenant } from '../pool/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
 import { buildAlignment, coveredEnd, EMPTY_ALIGNMENT, type Alignment } from './alignment.js'
@@ -179,9 +180,11 @@ export class StreamContext {
     let covered = 0
     let timed = false
     let ended = true
+    // Words not yet sent: a piece's timing may come before the previous
+    // piece's last audio was encoded; both then ride on the next message.
+    let pending: { words: WordTiming[], from: number, to: number, origin: number, rate: number } | undefined
     // sync_alignment: every audio message carries one (docs/websocket.md).
     const none = this.options.syncAlignment === true ? EMPTY_ALIGNMENT : null
-    let alignment: Alignment | null = none
     for await (const chunk of speech.chunks) {
       if (this.closed) {
         ended = false
@@ -192,14 +195,17 @@ export class StreamContext {
         // A piece with no word in it: no alignment, rather than one of zeros.
         if (chunk.words.length === 0) continue
         const end = coveredEnd(text, chunk.words)
-        alignment = buildAlignment(text, chunk.words, chunk.sampleRate, covered, end, chunk.startSample)
+        pending ??= { words: [], from: covered, to: end, origin: chunk.startSample, rate: chunk.sampleRate }
+        pending.words.push(...chunk.words)
+        pending.to = end
         covered = end
         continue
       }
       if (chunk.bytes.length === 0) continue
+      const alignment: Alignment | null = pending === undefined ? none : buildAlignment(text, pending.words, pending.rate, pending.from, pending.to, pending.origin)
+      pending = undefined
       const message: AudioMessage = { audio: Buffer.from(chunk.bytes).toString('base64'), isFinal: false, alignment, normalizedAlignment: alignment }
       await this.host.send({ ...message, ...this.idField() })
-      alignment = none
     }
     if (ended && !timed && request.timestamps !== undefined) this.wordTiming = false
   }
