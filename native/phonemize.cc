@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "espeak_runtime.h"
+#include "espeak_internals.h"
 
 namespace chorus {
 namespace {
@@ -54,32 +55,87 @@ std::string RemoveLanguageSwitches(const char* phonemes) {
   return out;
 }
 
-}  // namespace
+uint32_t CodePoints(const std::string& s, size_t from, size_t to) {
+  uint32_t count = 0;
+  for (size_t i = from; i < to; ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++count;
+  }
+  return count;
+}
 
-std::vector<std::string> PhonemizeSentences(const std::string& text, const std::string& espeak_voice) {
-  std::vector<std::string> sentences;
+// The clause's words: espeak-ng writes one space before every word but the
+// first, so the k-th word's phonemes are those after the k-th space. If the
+// count of spaces ever disagreed with the words espeak-ng reports, the clause
+// becomes one word (at its first word's place) rather than a wrong mapping.
+void AddClauseWords(const std::string& clause, uint32_t offset, const std::vector<EspeakWordStart>& starts,
+                    std::vector<PhonemizedWord>* words) {
+  if (starts.empty()) return;
+  std::vector<size_t> spaces;
+  for (size_t i = 0; i < clause.size(); ++i) {
+    if (clause[i] == ' ') spaces.push_back(i);
+  }
+  if (spaces.size() + 1 != starts.size()) {
+    words->push_back({offset, offset + CodePoints(clause, 0, clause.size()), starts[0].source_start, starts[0].source_length});
+    return;
+  }
+  uint32_t at = offset;
+  size_t from = 0;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    size_t to = k < spaces.size() ? spaces[k] : clause.size();
+    uint32_t start = at;
+    at += CodePoints(clause, from, to);
+    words->push_back({start, at, starts[k].source_start, starts[k].source_length});
+    // Past the space.
+    if (k < spaces.size()) at += 1;
+    from = to + 1;
+  }
+}
+
+PhonemizedText Phonemize(const std::string& text, const std::string& espeak_voice, bool with_words) {
+  PhonemizedText result;
   std::string current;
+  std::vector<PhonemizedWord> current_words;
   std::lock_guard<std::mutex> lock(EspeakMutex());
   SelectEspeakVoiceLocked(espeak_voice);
+  if (with_words) ResetEspeakSourcePositionsLocked();
   const void* cursor = text.c_str();
   while (cursor != nullptr) {
     int terminator = 0;
     const char* clause = espeak_TextToPhonemesWithTerminator(&cursor, espeakCHARS_AUTO,
                                                              espeakPHONEMES_IPA, &terminator);
-    if (clause != nullptr) current += RemoveLanguageSwitches(clause);
+    if (clause != nullptr) {
+      std::string phonemes = RemoveLanguageSwitches(clause);
+      if (with_words) AddClauseWords(phonemes, CodePoints(current, 0, current.size()), ClauseWordStartsLocked(), &current_words);
+      current += phonemes;
+    }
     current += PunctuationFor(terminator);
     if ((terminator & kClauseTypeSentence) == kClauseTypeSentence) {
-      sentences.push_back(std::move(current));
+      result.sentences.push_back(std::move(current));
+      result.words.push_back(std::move(current_words));
       current.clear();
+      current_words.clear();
     }
   }
-  sentences.push_back(std::move(current));
+  result.sentences.push_back(std::move(current));
+  result.words.push_back(std::move(current_words));
   // Drop sentences that hold nothing but the separators added above.
-  std::vector<std::string> kept;
-  for (auto& sentence : sentences) {
-    if (sentence.find_first_not_of(' ') != std::string::npos) kept.push_back(std::move(sentence));
+  PhonemizedText kept;
+  for (size_t i = 0; i < result.sentences.size(); ++i) {
+    if (result.sentences[i].find_first_not_of(' ') == std::string::npos) continue;
+    kept.sentences.push_back(std::move(result.sentences[i]));
+    kept.words.push_back(std::move(result.words[i]));
   }
   return kept;
+}
+
+}  // namespace
+
+std::vector<std::string> PhonemizeSentences(const std::string& text, const std::string& espeak_voice) {
+  return Phonemize(text, espeak_voice, false).sentences;
+}
+
+PhonemizedText PhonemizeSentencesWithWords(const std::string& text, const std::string& espeak_voice) {
+  return Phonemize(text, espeak_voice, true);
 }
 
 }  // namespace chorus

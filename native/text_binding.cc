@@ -27,20 +27,56 @@ Napi::Array SentencesToJs(Napi::Env env, const std::vector<std::string>& sentenc
   return result;
 }
 
+// {sentences, words}: per sentence an Int32Array of four numbers a word
+// (phoneme start, phoneme end, source start, source length).
+Napi::Object PhonemizedToJs(Napi::Env env, const PhonemizedText& text) {
+  Napi::Array words = Napi::Array::New(env, text.words.size());
+  for (uint32_t i = 0; i < text.words.size(); ++i) {
+    const auto& sentence = text.words[i];
+    auto packed = Napi::Int32Array::New(env, sentence.size() * 4);
+    for (size_t w = 0; w < sentence.size(); ++w) {
+      packed[w * 4] = static_cast<int32_t>(sentence[w].phoneme_start);
+      packed[w * 4 + 1] = static_cast<int32_t>(sentence[w].phoneme_end);
+      packed[w * 4 + 2] = sentence[w].source_start;
+      packed[w * 4 + 3] = sentence[w].source_length;
+    }
+    words.Set(i, packed);
+  }
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("sentences", SentencesToJs(env, text.sentences));
+  result.Set("words", words);
+  return result;
+}
+
+PhonemizedText PhonemizeFor(const std::string& text, const std::string& voice, bool with_words) {
+  if (with_words) return PhonemizeSentencesWithWords(text, voice);
+  return {PhonemizeSentences(text, voice), {}};
+}
+
+Napi::Value PhonemizedResult(Napi::Env env, const PhonemizedText& text, bool with_words) {
+  if (with_words) return PhonemizedToJs(env, text);
+  return SentencesToJs(env, text.sentences);
+}
+
 class PhonemizeWorker : public PromiseWorker {
  public:
-  PhonemizeWorker(Napi::Env env, std::string text, std::string voice)
-      : PromiseWorker(env, "chorus:phonemize"), text_(std::move(text)), voice_(std::move(voice)) {}
+  PhonemizeWorker(Napi::Env env, std::string text, std::string voice, bool with_words)
+      : PromiseWorker(env, "chorus:phonemize"), text_(std::move(text)), voice_(std::move(voice)), with_words_(with_words) {}
 
  protected:
-  void Run() override { sentences_ = PhonemizeSentences(text_, voice_); }
-  Napi::Value Result(Napi::Env env) override { return SentencesToJs(env, sentences_); }
+  void Run() override { result_ = PhonemizeFor(text_, voice_, with_words_); }
+  Napi::Value Result(Napi::Env env) override { return PhonemizedResult(env, result_, with_words_); }
 
  private:
   std::string text_;
   std::string voice_;
-  std::vector<std::string> sentences_;
+  bool with_words_;
+  PhonemizedText result_;
 };
+
+bool WithWords(const Napi::CallbackInfo& info) {
+  return info.Length() > 2 && info[2].IsBoolean() && info[2].As<Napi::Boolean>().Value();
+}
 
 }  // namespace
 
@@ -48,10 +84,11 @@ Napi::Value Phonemize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return Guarded(env, [&]() -> Napi::Value {
     if (info.Length() < 2 || !info[0].IsString() || !info[1].IsString()) {
-      throw Napi::TypeError::New(env, "phonemize(text: string, espeakVoice: string)");
+      throw Napi::TypeError::New(env, "phonemize(text: string, espeakVoice: string, withWords?: boolean)");
     }
-    return SentencesToJs(env, PhonemizeSentences(info[0].As<Napi::String>().Utf8Value(),
-                                                 info[1].As<Napi::String>().Utf8Value()));
+    bool with_words = WithWords(info);
+    return PhonemizedResult(env, PhonemizeFor(info[0].As<Napi::String>().Utf8Value(),
+                                              info[1].As<Napi::String>().Utf8Value(), with_words), with_words);
   });
 }
 
@@ -59,9 +96,10 @@ Napi::Value PhonemizeAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return Guarded(env, [&]() -> Napi::Value {
     if (info.Length() < 2 || !info[0].IsString() || !info[1].IsString()) {
-      throw Napi::TypeError::New(env, "phonemizeAsync(text: string, espeakVoice: string)");
+      throw Napi::TypeError::New(env, "phonemizeAsync(text: string, espeakVoice: string, withWords?: boolean)");
     }
-    auto* worker = new PhonemizeWorker(env, info[0].As<Napi::String>().Utf8Value(), info[1].As<Napi::String>().Utf8Value());
+    auto* worker = new PhonemizeWorker(env, info[0].As<Napi::String>().Utf8Value(), info[1].As<Napi::String>().Utf8Value(),
+                                       WithWords(info));
     Napi::Promise promise = worker->Promise();
     worker->Queue();
     return promise;

@@ -2,9 +2,13 @@
 //   phonemize(text, espeakVoice) -> string[]  one IPA string per sentence.
 //     Synchronous: runs on the calling thread while holding the espeak mutex,
 //     so calls from several threads are serialised. For tests and tools.
-//   phonemizeAsync(text, espeakVoice) -> Promise<string[]>: the same on the
-//     libuv thread pool, so a JS thread never waits for the espeak mutex
-//     (which the built-in voice holds while it speaks).
+//   phonemize(text, espeakVoice, true) -> {sentences: string[], words:
+//     Int32Array[]}: the same strings and, per sentence, four numbers a word
+//     (its phonemes' code points [start, end) in the sentence's string, its
+//     source start in code points of `text`, espeak-ng's length of it).
+//   phonemizeAsync(text, espeakVoice, withWords?) -> Promise of either: the
+//     same on the libuv thread pool, so a JS thread never waits for the
+//     espeak mutex (which the built-in voice holds while it speaks).
 //   new PhonemeIdMap({phoneme: number[]}) and map.toIds(Uint32Array of
 //     codepoints) -> {ids: BigInt64Array, missing: number}. Immutable after
 //     construction; synchronous, on the calling thread.

@@ -224,23 +224,53 @@ class DecodeWorker : public CancellableWorker {
 
 class EspeakSynthWorker : public CancellableWorker {
  public:
-  EspeakSynthWorker(Napi::Env env, std::string text, std::string voice, int rate, std::shared_ptr<CancelState> cancel)
+  EspeakSynthWorker(Napi::Env env, std::string text, std::string voice, int rate, std::shared_ptr<CancelState> cancel,
+                    bool with_events)
       : CancellableWorker(env, "chorus:espeakSynthesize", std::move(cancel)),
-        text_(std::move(text)), voice_(std::move(voice)), rate_(rate) {}
+        text_(std::move(text)), voice_(std::move(voice)), rate_(rate), with_events_(with_events) {}
 
  protected:
-  void Run() override { samples_ = EspeakSynthesize(text_, voice_, rate_, cancel_.get()); }
+  void Run() override { speech_ = EspeakSynthesize(text_, voice_, rate_, cancel_.get(), with_events_); }
   Napi::Value Result(Napi::Env env) override {
-    Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, samples_.size() * sizeof(int16_t));
-    if (!samples_.empty()) std::memcpy(buffer.Data(), samples_.data(), samples_.size() * sizeof(int16_t));
-    return Napi::Int16Array::New(env, samples_.size(), buffer, 0);
+    const auto& samples = speech_.samples;
+    Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, samples.size() * sizeof(int16_t));
+    if (!samples.empty()) std::memcpy(buffer.Data(), samples.data(), samples.size() * sizeof(int16_t));
+    Napi::Int16Array pcm = Napi::Int16Array::New(env, samples.size(), buffer, 0);
+    if (!with_events_) return pcm;
+    return WithEvents(env, pcm);
   }
 
  private:
+  // {samples, words: Int32Array of (sample, text start, text length) a
+  // word, phonemes: {names: string[], samples: Int32Array}}.
+  Napi::Object WithEvents(Napi::Env env, Napi::Int16Array pcm) {
+    auto words = Napi::Int32Array::New(env, speech_.words.size() * 3);
+    for (size_t i = 0; i < speech_.words.size(); ++i) {
+      words[i * 3] = speech_.words[i].sample;
+      words[i * 3 + 1] = speech_.words[i].text_start;
+      words[i * 3 + 2] = speech_.words[i].text_length;
+    }
+    Napi::Array names = Napi::Array::New(env, speech_.phonemes.size());
+    auto starts = Napi::Int32Array::New(env, speech_.phonemes.size());
+    for (size_t i = 0; i < speech_.phonemes.size(); ++i) {
+      names.Set(static_cast<uint32_t>(i), Napi::String::New(env, speech_.phonemes[i].name));
+      starts[i] = speech_.phonemes[i].sample;
+    }
+    Napi::Object phonemes = Napi::Object::New(env);
+    phonemes.Set("names", names);
+    phonemes.Set("samples", starts);
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("samples", pcm);
+    result.Set("words", words);
+    result.Set("phonemes", phonemes);
+    return result;
+  }
+
   std::string text_;
   std::string voice_;
   int rate_;
-  std::vector<int16_t> samples_;
+  bool with_events_;
+  EspeakSpeech speech_;
 };
 
 // A Uint8Array part of the model: its bytes, plus a reference that keeps it alive.
@@ -293,10 +323,11 @@ Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return Guarded(env, [&]() -> Napi::Value {
     if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsNumber()) {
-      throw Napi::TypeError::New(env, "espeakSynthesize(text: string, voice: string, rateWpm: number, token?)");
+      throw Napi::TypeError::New(env, "espeakSynthesize(text: string, voice: string, rateWpm: number, token?, withEvents?: boolean)");
     }
+    bool with_events = info.Length() > 4 && info[4].IsBoolean() && info[4].As<Napi::Boolean>().Value();
     auto* worker = new EspeakSynthWorker(env, info[0].As<Napi::String>().Utf8Value(), info[1].As<Napi::String>().Utf8Value(),
-                                         info[2].As<Napi::Number>().Int32Value(), CancelStateArgument(info, 3));
+                                         info[2].As<Napi::Number>().Int32Value(), CancelStateArgument(info, 3), with_events);
     Napi::Promise promise = worker->Promise();
     worker->Queue();
     return promise;

@@ -23,7 +23,10 @@
 //     voices of the same template: parts.template and parts.weights).
 //   espeakSynthesize(text, espeakVoice, rateWpm, token?) -> Promise<Int16Array>
 //     espeak-ng's own synthesizer (the built-in voice), serialised with every
-//     other espeak call by the espeak mutex.
+//     other espeak call by the espeak mutex. With a fifth argument true:
+//     Promise<{samples, words: Int32Array (sample, text start in code
+//     points, espeak-ng's length) a word, phonemes: {names, samples}}>,
+//     from espeak-ng's word and phoneme events.
 //   releaseMemory() -> Promise<void>: returns freed memory to the operating
 //     system: ONNX Runtime's arena's unused regions (once ORT is loaded),
 //     then glibc's.

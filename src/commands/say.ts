@@ -44,7 +44,7 @@ libavcodec59, or CHORUS_AVCODEC_LIBRARY).
                        URLs, money, units, dates and times, abbreviations
                        (English voices; docs/normalizer.md); default: as written
   -o, --output FILE    the file to write
-  --timestamps FILE    also write the phoneme and viseme timing as JSON
+  --timestamps FILE    also write the word, phoneme and viseme timing as JSON
                        (docs/timing.md; Piper voices that give durations)
   -h, --help           show this help`
 

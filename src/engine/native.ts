@@ -95,12 +95,32 @@ export interface MallocTuning {
   mmapThresholdBytes: number | null
 }
 
+/** Sentences with their words: per sentence four numbers a word (its
+ * phonemes' code points [start, end) in the sentence's string, its start in
+ * code points of the text, espeak-ng's length of it, at most 31). */
+export interface NativePhonemizedText {
+  sentences: string[]
+  words: Int32Array[]
+}
+
+/** The built-in voice's speech with espeak-ng's events: per word three
+ * numbers (its first sample, its start in code points of the text, espeak-ng's
+ * length of it); per phoneme its IPA name (with stress marks) and first sample. */
+export interface NativeEspeakSpeech {
+  samples: Int16Array
+  words: Int32Array
+  phonemes: { names: string[], samples: Int32Array }
+}
+
 export interface NativeBinding {
   loadOrt (libraryPath: string): string
   initEspeak (dataPath: string): number
   phonemize (text: string, espeakVoice: string): string[]
+  phonemize (text: string, espeakVoice: string, withWords: true): NativePhonemizedText
   phonemizeAsync (text: string, espeakVoice: string): Promise<string[]>
+  phonemizeAsync (text: string, espeakVoice: string, withWords: true): Promise<NativePhonemizedText>
   espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token?: NativeCancelToken): Promise<Int16Array>
+  espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token: NativeCancelToken | undefined, withEvents: true): Promise<NativeEspeakSpeech>
   findVoice (key: string): NativeVoice | null
   loadVoice (key: string, options: NativeLoadOptions, parts: NativeModelParts): Promise<NativeVoice>
   /** True: this thread loads `key`. False: it is loaded, or another thread is loading it. */

@@ -3,8 +3,23 @@
 // with the voice's phoneme_map applied.
 
 import { PhonemizeError } from './errors.js'
-import { toTypedError, type NativeBinding } from './native.js'
+import { toTypedError, type NativeBinding, type NativePhonemizedText } from './native.js'
 import type { VoiceConfig } from './voice-config.js'
+import { writtenWords, type EspeakWord } from './written-words.js'
+
+/** A written word of a sentence: its phonemes' indices in the sentence's
+ * codepoints and its range of the phonemized text (UTF-16 code units). */
+export interface SentenceWord {
+  phonemeStart: number
+  phonemeEnd: number
+  textStart: number
+  textEnd: number
+}
+
+export interface PhonemizedSentence {
+  phonemes: Uint32Array
+  words: SentenceWord[]
+}
 
 function toCodepoints (phonemes: string, phonemeMap: Record<string, string[]>): Uint32Array {
   const out: number[] = []
@@ -14,6 +29,27 @@ function toCodepoints (phonemes: string, phonemeMap: Record<string, string[]>): 
     else for (const p of mapped) out.push(p.codePointAt(0) as number)
   }
   return Uint32Array.from(out)
+}
+
+/** For each code point of `phonemes`, the index in toCodepoints' result
+ * where its codepoints begin, and the count of them last. NFD and the map
+ * are applied per character; whole-string NFD only reorders combining marks
+ * within a run, so the counts before any other character are the same. */
+function codepointOffsets (phonemes: string, phonemeMap: Record<string, string[]>): Uint32Array {
+  const offsets: number[] = []
+  let at = 0
+  for (const char of phonemes) {
+    offsets.push(at)
+    for (const part of char.normalize('NFD')) at += phonemeMap[part]?.length ?? 1
+  }
+  offsets.push(at)
+  return Uint32Array.from(offsets)
+}
+
+function rethrown (error: unknown, config: VoiceConfig): Error {
+  const typed = toTypedError(error)
+  if (typed instanceof PhonemizeError) return typed
+  return new PhonemizeError(`Cannot phonemize with espeak voice ${config.espeakVoice}: ${(error as Error).message}`, { cause: error })
 }
 
 /** The IPA phoneme strings of each sentence (punctuation included). */
@@ -27,9 +63,7 @@ function phonemizeText (binding: NativeBinding, text: string, config: VoiceConfi
   try {
     return binding.phonemize(text, config.espeakVoice)
   } catch (error) {
-    const typed = toTypedError(error)
-    if (typed instanceof PhonemizeError) throw typed
-    throw new PhonemizeError(`Cannot phonemize with espeak voice ${config.espeakVoice}: ${(error as Error).message}`, { cause: error })
+    throw rethrown(error, config)
   }
 }
 
@@ -40,10 +74,75 @@ async function phonemizeTextAsync (binding: NativeBinding, text: string, config:
   try {
     return await binding.phonemizeAsync(text, config.espeakVoice)
   } catch (error) {
-    const typed = toTypedError(error)
-    if (typed instanceof PhonemizeError) throw typed
-    throw new PhonemizeError(`Cannot phonemize with espeak voice ${config.espeakVoice}: ${(error as Error).message}`, { cause: error })
+    throw rethrown(error, config)
   }
+}
+
+/** A "text" voice's one sentence: its words are the runs of non-space characters. */
+function textVoiceSentence (text: string, config: VoiceConfig): PhonemizedSentence[] {
+  const trimmed = text.trim()
+  if (trimmed.length === 0) return []
+  const lead = text.length - text.trimStart().length
+  const at = codepointOffsets(trimmed, config.phonemeMap)
+  const words: SentenceWord[] = []
+  let word: SentenceWord | undefined
+  let unit = 0
+  let codePoint = 0
+  const close = (): void => {
+    if (word === undefined) return
+    words.push({ ...word, phonemeEnd: at[codePoint], textEnd: lead + unit })
+    word = undefined
+  }
+  for (const char of trimmed) {
+    if (/\s/u.test(char)) close()
+    else word ??= { phonemeStart: at[codePoint], phonemeEnd: 0, textStart: lead + unit, textEnd: 0 }
+    unit += char.length
+    codePoint++
+  }
+  close()
+  return [{ phonemes: toCodepoints(trimmed, config.phonemeMap), words }]
+}
+
+function withWords (text: string, phonemized: NativePhonemizedText, config: VoiceConfig): PhonemizedSentence[] {
+  const espeak: EspeakWord[] = []
+  const phonemes = phonemized.sentences.map((sentence, i) => {
+    const at = codepointOffsets(sentence, config.phonemeMap)
+    const packed = phonemized.words[i]
+    for (let w = 0; w + 3 < packed.length; w += 4) {
+      espeak.push({ sentence: i, phonemeStart: at[packed[w]], phonemeEnd: at[packed[w + 1]], sourceStart: packed[w + 2], sourceLength: packed[w + 3] })
+    }
+    return toCodepoints(sentence, config.phonemeMap)
+  })
+  const result: PhonemizedSentence[] = phonemes.map(p => ({ phonemes: p, words: [] }))
+  for (const { sentence, phonemeStart, phonemeEnd, textStart, textEnd } of writtenWords(text, espeak)) {
+    result[sentence].words.push({ phonemeStart, phonemeEnd, textStart, textEnd })
+  }
+  return result
+}
+
+/** Each sentence's phoneme codepoints (exactly sentencePhonemesAsync's) and
+ * its written words, mapped from espeak-ng's word positions (written-words.ts). */
+export async function sentencePhonemesWithWordsAsync (binding: NativeBinding, text: string, config: VoiceConfig): Promise<PhonemizedSentence[]> {
+  if (config.phonemeType === 'text') return textVoiceSentence(text, config)
+  let phonemized: NativePhonemizedText
+  try {
+    phonemized = await binding.phonemizeAsync(text, config.espeakVoice, true)
+  } catch (error) {
+    throw rethrown(error, config)
+  }
+  return withWords(text, phonemized, config)
+}
+
+/** sentencePhonemesWithWordsAsync on the calling thread (tests, tools). */
+export function sentencePhonemesWithWords (binding: NativeBinding, text: string, config: VoiceConfig): PhonemizedSentence[] {
+  if (config.phonemeType === 'text') return textVoiceSentence(text, config)
+  let phonemized: NativePhonemizedText
+  try {
+    phonemized = binding.phonemize(text, config.espeakVoice, true)
+  } catch (error) {
+    throw rethrown(error, config)
+  }
+  return withWords(text, phonemized, config)
 }
 
 export async function sentencePhonemesAsync (binding: NativeBinding, text: string, config: VoiceConfig): Promise<Uint32Array[]> {

@@ -4,13 +4,13 @@
 // and hands them back in order (sentence-pipeline.ts).
 
 import type { Logger } from '../shared/logger.js'
-import type { Runtime, SynthesisConfig } from '../engine/index.js'
-import { sentencePhonemesAsync } from '../engine/phonemes.js'
+import { capPhonemes, type Runtime, type SentenceWord, type SynthesisConfig } from '../engine/index.js'
+import { sentencePhonemesAsync, sentencePhonemesWithWordsAsync } from '../engine/phonemes.js'
 import { VoiceBrokenError } from '../voices/errors.js'
 import { overloaded, voiceNotFound } from './errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ChunkingSettings } from '../engine/chunking.js'
-import { BUILTIN_VOICE, splitSentences, synthesizeBuiltin } from '../voices/builtin.js'
+import { BUILTIN_VOICE, splitSentences, synthesizeBuiltin, type BuiltinClause } from '../voices/builtin.js'
 import type { InstalledVoice, VoiceRegistry } from '../voices/registry.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } from './default-voice.js'
@@ -18,6 +18,9 @@ import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink, type WholeSentenceSink, type TimingSink } from './sentence-pipeline.js'
 import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
+import type { TimedPiece } from './timing.js'
+import { originalWords, pieceWords } from './timing/words.js'
+import { builtinPiece } from './timing/builtin-piece.js'
 import { AnswerClock, type PlaybackQueue } from '../pool/schedule-clock.js'
 import type { Tenant } from '../pool/tenant.js'
 
@@ -56,8 +59,27 @@ export interface PreparedSynthesis {
   voice: ResolvedVoice
   sampleRate: number
   settings: SynthesisConfig
-  /** The text to synthesise (the request's, normalized if asked) and its map back to the request's text. */
+  /** The request's text as sent: word timing indexes it. */
+  text: string
+  /** The text to synthesise (the request's, trimmed and normalized if
+   * asked) and its map back to the request's text. */
   spoken: SpokenText
+}
+
+/** `text` (without its surrounding whitespace when asked), normalized when
+ * asked, with ranges mapping back to `text` itself. */
+function spokenText (text: string, options: { trim: boolean, normalize: boolean, language: string }): SpokenText {
+  const trimmed = options.trim ? text.trim() : text
+  const inner = options.normalize ? normalizeForSpeech(trimmed, { language: options.language }) : unchanged(trimmed)
+  const lead = options.trim ? text.length - text.trimStart().length : 0
+  if (lead === 0) return inner
+  return {
+    text: inner.text,
+    toOriginal (start, end) {
+      const [from, to] = inner.toOriginal(start, end)
+      return [from + lead, to + lead]
+    }
+  }
 }
 
 /** The language a voice's phonemizer reads, which picks the normalizer's rules
@@ -82,8 +104,10 @@ export interface RunOptions {
   onStart?: (sentence: number) => void
   /** Whose share of the inference slots the work counts in (default: anonymous). */
   tenant?: Tenant
-  /** Each piece's phoneme timing before its audio (split Piper voices only). */
-  onTiming?: TimingSink
+  /** Each piece's timing before its audio (split Piper voices; the built-in voice, a piece a clause). */
+  onTiming?: (timing: TimedPiece, sentence: number, piece: number) => void | Promise<void>
+  /** With onTiming: each piece's words too (ranges of the request's text). */
+  words?: boolean
   /** The answer's playback clock (clockFor), made when the request arrived;
    * default: one made now, heard after no other answer. */
   clock?: AnswerClock
@@ -144,9 +168,25 @@ export class Synthesizer {
     const voice = this.resolveVoice(request.voice)
     const sampleRate = voice.kind === 'builtin' ? this.runtime.espeakSampleRate : voice.voice.config.sampleRate
     const lengthScale = request.speed === undefined ? request.lengthScale : this.defaultSettings(voice).lengthScale / request.speed
-    // The one place a request's text is normalized, for every protocol.
-    const spoken = request.normalize === true ? normalizeForSpeech(request.text, { language: voiceLanguage(voice) }) : unchanged(request.text)
-    return { voice, sampleRate, settings: voiceSettings(voice, { ...request, lengthScale }), spoken }
+    // The one place a request's text is trimmed and normalized, for every protocol.
+    const spoken = spokenText(request.text, { trim: request.trim === true, normalize: request.normalize === true, language: voiceLanguage(voice) })
+    return { voice, sampleRate, settings: voiceSettings(voice, { ...request, lengthScale }), text: request.text, spoken }
+  }
+
+  /** A timing sink that adds each piece's words: its place in its sentence
+   * is where capPhonemes cut it, as the pipeline does. */
+  private withWords (prepared: PreparedSynthesis, phonemes: Uint32Array[], words: SentenceWord[][],
+    sink: NonNullable<RunOptions['onTiming']>): TimingSink {
+    const offsets: number[][] = []
+    return async (timing, sentence, piece) => {
+      if (offsets[sentence] === undefined) {
+        let at = 0
+        offsets[sentence] = capPhonemes(phonemes[sentence], this.config.chunking.maxPhonemes).map(cut => { at += cut.length; return at - cut.length })
+      }
+      const offset = offsets[sentence][piece] ?? 0
+      const inPiece = pieceWords(words[sentence] ?? [], offset, timing.phonemes.length - 2)
+      await sink({ ...timing, words: inPiece.map(w => ({ ...w, word: prepared.text.slice(w.textStart, w.textEnd) })) }, sentence, piece)
+    }
   }
 
   /** Admits one more request or refuses at once with 503. Call the returned
@@ -178,15 +218,29 @@ export class Synthesizer {
    * streamed to `options.onChunk`, else whole sentences to `options.onSentence`.
    * Nothing is kept here once handed on. */
   async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
-    const { onChunk, onSentence, onSentences, onStart, onTiming, tenant } = options
+    const { onChunk, onSentence, onSentences, onStart, tenant } = options
     if (prepared.voice.kind === 'builtin') {
       onSentences?.(splitSentences(text).length)
-      await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, { onChunk, onSentence })
+      const timing = options.onTiming
+      const onClause = timing === undefined ? undefined : async (clause: BuiltinClause, sentence: number, chunk: number) => {
+        const piece = builtinPiece(clause, prepared.spoken, prepared.text)
+        await timing(options.words === true ? piece : { ...piece, words: [] }, sentence, chunk)
+      }
+      await synthesizeBuiltin(this.runtime.binding, text, prepared.settings, signal, { onChunk, onSentence, onClause })
       return
     }
     // The clock starts at arrival, before phonemizing: that wait is the listener's too.
     const clock = options.clock ?? this.clockFor(prepared, onChunk !== undefined)
-    const phonemes = await sentencePhonemesAsync(this.runtime.binding, text, prepared.voice.voice.config)
+    const config = prepared.voice.voice.config
+    let phonemes: Uint32Array[]
+    let onTiming: TimingSink | undefined = options.onTiming
+    if (options.onTiming !== undefined && options.words === true) {
+      const sentences = await sentencePhonemesWithWordsAsync(this.runtime.binding, text, config)
+      phonemes = sentences.map(s => s.phonemes)
+      onTiming = this.withWords(prepared, phonemes, sentences.map(s => originalWords(s.words, prepared.spoken)), options.onTiming)
+    } else {
+      phonemes = await sentencePhonemesAsync(this.runtime.binding, text, config)
+    }
     onSentences?.(phonemes.length)
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {

@@ -54,6 +54,9 @@ export interface TtsRequest {
   normalize?: boolean
   /** The request id of the answer this one is heard after (playback-registry.ts). */
   after?: string
+  /** Speak the text without its surrounding whitespace (POST /tts does);
+   * word offsets still index the text as sent. */
+  trim?: boolean
 }
 
 function optionalNumber (body: Record<string, unknown>, field: string): number | undefined {
@@ -106,7 +109,9 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   const format = body.format
   if (format !== undefined && format !== null && !isAudioFormat(format)) throw invalid(expected(TTS_REQUEST.properties.format), 'format', format)
   return {
-    text,
+    // As sent: word timing indexes it; `trim` leaves the surrounding whitespace unspoken.
+    text: body.text,
+    trim: true,
     ...(typeof voice === 'string' && voice !== '' ? { voice } : {}),
     ...(speaker !== undefined && speaker !== null ? { speaker: speaker as number | string } : {}),
     lengthScale: optionalNumber(body, 'length_scale'),

@@ -8,8 +8,7 @@ import { pcmBytes, UNKNOWN_LENGTH, WAV_HEADER_BYTES, wavHeader } from '../engine
 import type { AnswerSpool } from './answer-spool.js'
 import { silencePieces, type AudioCeiling } from './audio-ceiling.js'
 import type { CachedAudio } from './phrase-cache.js'
-import type { PieceTiming } from './sentence-pipeline.js'
-import { timingChunk, type TimingChunk, type TimingKind } from './timing.js'
+import { timingChunk, type TimedPiece, type TimingChunk, type TimingKind } from './timing.js'
 import type { PreparedSynthesis, RunOptions, Synthesizer } from './synthesizer.js'
 import type { Tenant } from '../pool/tenant.js'
 import type { AnswerClock } from '../pool/schedule-clock.js'
@@ -47,9 +46,12 @@ export interface TimingOutput {
 export function runHooks (run: SpeechRun, streamed = false): RunOptions {
   const { timing, ceiling } = run
   const hooks: RunOptions = { onSentences: count => ceiling.checkSentences(count), onStart: run.onStart, tenant: run.tenant, ...(run.clock === undefined ? {} : { clock: run.clock }) }
-  if (timing === undefined || !streamed) return hooks
+  if (timing === undefined) return hooks
+  const words = timing.kinds.has('word')
+  if (!streamed) return { ...hooks, words }
   return {
     ...hooks,
+    words,
     onTiming: async (piece, sentence, index) => {
       const start = ceiling.samples + (index === 0 ? ceiling.gapBefore(sentence, 0) : 0)
       await timing.push(timingChunk(piece, start, run.prepared.sampleRate, timing.kinds))
@@ -59,7 +61,7 @@ export function runHooks (run: SpeechRun, streamed = false): RunOptions {
 
 /** Unstreamed: the pieces' timing kept until the sentences' lengths place them. */
 function collectTiming (run: SpeechRun): { hooks: RunOptions, flush: (lengths: number[], gap: number) => Promise<void> } {
-  const pieces: Array<{ piece: PieceTiming, sentence: number }> = []
+  const pieces: Array<{ piece: TimedPiece, sentence: number }> = []
   const hooks = runHooks(run)
   if (run.timing === undefined) return { hooks, flush: async () => {} }
   const { kinds, push } = run.timing

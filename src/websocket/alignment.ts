@@ -11,6 +11,9 @@ export interface Alignment {
   charDurationsMs: number[]
 }
 
+/** What an audio message carries under sync_alignment when no character starts in it. */
+export const EMPTY_ALIGNMENT: Readonly<Alignment> = Object.freeze({ chars: [], charStartTimesMs: [], charDurationsMs: [] })
+
 /** Characters (code points) of text[from, to) spread over [startSample, endSample). */
 function spread (out: Alignment, text: string, from: number, to: number, startSample: number, endSample: number, toMs: (sample: number) => number): void {
   const chars = [...text.slice(from, to)]

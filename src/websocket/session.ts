@@ -199,7 +199,7 @@ export class SocketSession {
     const request = contextRequest(this.voice.voice, this.voice.speaker, message.voiceSettings)
     // Bad settings (a length_scale out of range, an unknown speaker) are refused now, not at the first sentence.
     this.speech.prepare({ ...request, text: '.' } satisfies TtsRequest)
-    const context = new StreamContext(id === SINGLE ? undefined : id, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode }, {
+    const context = new StreamContext(id === SINGLE ? undefined : id, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode, syncAlignment: this.options.syncAlignment }, {
       speech: this.speech,
       log: this.log,
       output: this.options.output,

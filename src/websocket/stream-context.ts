@@ -18,17 +18,13 @@
 // terminates the inference running for it.
 
 import type { Logger } from '../shared/logger.js'
-import type { PlaybackQueue, Speech, SpeechChunk, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
-import type { TimingChunk, TimingKind } from '../synthesis/timing.js'
+import type { PlaybackQueue, Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
+import type { WordTiming } from '../synthesis/timing.js'
 import type { Tenant } from '../pool/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
-import { buildAlignment, coveredEnd, type Alignment } from './alignment.js'
+import { buildAlignment, coveredEnd, EMPTY_ALIGNMENT, type Alignment } from './alignment.js'
 import type { OutputFormat } from './output-format.js'
 import { TextCutter } from './text-cutter.js'
-
-/** Until the timing work is merged, SpeechRequest has no `timestamps` and
- * yields no timing chunks: alignment is then null. */
-type TimedSpeechRequest = SpeechRequest & { timestamps?: readonly TimingKind[] }
 
 /** What a context needs from its socket. */
 export interface ContextHost {
@@ -63,6 +59,8 @@ interface Piece {
   release: () => void
   /** All its audio is made (or its work stopped). */
   produced: boolean
+  /** Its speech was asked for word timing. */
+  timed: boolean
 }
 
 export interface AudioMessage {
@@ -94,12 +92,15 @@ export class StreamContext {
   spoken = 0
   /** Characters the host counts as held by this context. */
   private accounted = 0
+  /** Word timing is asked for until a speech shows the voice gives none
+   * (a request with timing passes the phrase cache by). */
+  private wordTiming = true
 
   constructor (
     /** Undefined on the single-context endpoint. */
     readonly id: string | undefined,
     private readonly request: Omit<TtsRequest, 'text'>,
-    options: { schedule: readonly number[], autoMode: boolean },
+    private readonly options: { schedule: readonly number[], autoMode: boolean, syncAlignment?: boolean },
     private readonly host: ContextHost
   ) {
     this.cutter = new TextCutter(options)
@@ -257,19 +258,19 @@ export class StreamContext {
       const flushed = this.flushedPieces > 0
       if (flushed) this.flushedPieces--
       const controller = new AbortController()
-      const request: TimedSpeechRequest = {
+      const request: SpeechRequest = {
         request: { ...this.request, text },
         format: this.host.output.format,
         encoding: this.host.output.encoding,
         stream: true,
         log: this.host.log,
         signal: AbortSignal.any([this.controller.signal, controller.signal]),
-        timestamps: ['word'],
+        ...(this.wordTiming ? { timestamps: ['word'] } : {}),
         tenant: this.host.tenant,
         playback: this.queue
       }
       const speech = this.host.speech.open(request)
-      const piece: Piece = { text, flushed, controller, speech, release, produced: false }
+      const piece: Piece = { text, flushed, controller, speech, release, produced: false, timed: this.wordTiming }
       // The next piece may start once this one's audio is all made; a
       // failure surfaces when the piece is sent, not here.
       speech.then(async opened => await opened.produced, () => {}).finally(() => {
@@ -292,29 +293,42 @@ export class StreamContext {
     }
     const { text } = piece
     let covered = 0
-    let alignment: Alignment | null = null
-    // Widened: once timing is merged, SpeechChunk includes TimingChunk.
-    const chunks: AsyncIterable<SpeechChunk | TimingChunk> = speech.chunks
+    let timed = false
+    let ended = true
+    // Words not yet sent: a piece's timing may come before the previous
+    // piece's last audio was encoded; both then ride on the next message.
+    let pending: { words: WordTiming[], from: number, to: number, origin: number, rate: number } | undefined
+    // sync_alignment: every audio message carries one (docs/websocket.md).
+    const none = this.options.syncAlignment === true ? EMPTY_ALIGNMENT : null
     try {
-      for await (const chunk of chunks) {
-        if (this.closed || piece.controller.signal.aborted) break
+      for await (const chunk of speech.chunks) {
+        if (this.closed || piece.controller.signal.aborted) {
+          ended = false
+          break
+        }
         if (chunk.kind === 'timing') {
-          // No word timing (not built yet for any voice: docs/timing.md): no alignment, rather than one of zeros.
+          timed = true
+          // A piece with no word in it: no alignment, rather than one of zeros.
           if (chunk.words.length === 0) continue
           const end = coveredEnd(text, chunk.words)
-          alignment = buildAlignment(text, chunk.words, chunk.sampleRate, covered, end)
+          pending ??= { words: [], from: covered, to: end, origin: chunk.startSample, rate: chunk.sampleRate }
+          pending.words.push(...chunk.words)
+          pending.to = end
           covered = end
           continue
         }
         if (chunk.bytes.length === 0) continue
+        const alignment: Alignment | null = pending === undefined ? none : buildAlignment(text, pending.words, pending.rate, pending.from, pending.to, pending.origin)
+        pending = undefined
         const message: AudioMessage = { audio: Buffer.from(chunk.bytes).toString('base64'), isFinal: false, alignment, normalizedAlignment: alignment }
         await this.host.send({ ...message, ...this.idField() })
-        alignment = null
       }
     } catch (error) {
       if (piece.controller.signal.aborted) return
       throw error
     }
+    // The voice gave no timing: later pieces do not ask (the phrase cache then serves them).
+    if (ended && !timed && piece.timed) this.wordTiming = false
   }
 
   private idField (): Record<string, string> {

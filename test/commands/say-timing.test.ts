@@ -1,5 +1,5 @@
 // `chorus say --timestamps FILE.json` writes the timing beside the audio:
-// phonemes from the first sample to the WAV's last.
+// phonemes from the first sample to the WAV's last, and the words.
 
 import { execFile } from 'node:child_process'
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -29,6 +29,8 @@ t.test('the timing file covers the audio file exactly', async t => {
   t.equal(timing.phonemes[0].start_sample, 0)
   t.equal(timing.phonemes.at(-1).end_sample, samples, 'the last phoneme ends at the last sample')
   t.equal(timing.visemes.at(-1).end_sample, samples, 'and so does the last viseme')
+  t.same(timing.words.map((w: { word: string }) => w.word), ['Hello', 'there', 'Goodbye'], 'the words as written')
+  t.ok(timing.words.at(-1).end_sample < samples, 'the last word ends before the closing pause')
 })
 
 t.test('an unwritable timing path names its flag', async t => {

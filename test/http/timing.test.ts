@@ -96,3 +96,19 @@ t.test('POST /v1/audio/speech: JSON without sse, speech.timing events with it', 
   t.equal(bad.status, 400)
   t.equal(bad.json.error.param, 'timestamps', 'OpenAI\'s error shape names the field')
 })
+
+t.test('word offsets index the text as sent: POST /tts keeps its whitespace, OpenAI its input', async t => {
+  const text = '  Hello there, it costs $5 🙂.\n'
+  const words = (list: Array<Record<string, any>>): Array<[string, number, number]> => list.map(w => [w.word, w.text_start, w.text_end])
+  const tts = await post({ text, noise_scale: 0, noise_w: 0, timestamps: ['word'] })
+  t.equal(tts.status, 200)
+  t.same(words(tts.json.words), [['Hello', 2, 7], ['there', 8, 13], ['it', 15, 17], ['costs', 18, 23], ['$5', 24, 26], ['🙂', 27, 29]])
+  for (const w of tts.json.words) t.equal(text.slice(w.text_start, w.text_end), w.word)
+  const openai = await request(`${service.url}/v1/audio/speech`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'tts-1', voice: VOICE, input: text, response_format: 'wav', timestamps: ['word'] })
+  })
+  t.equal(openai.status, 200)
+  // The normalizer is on here: the emoji is dropped, so it is no word.
+  t.same(words(openai.json.words), [['Hello', 2, 7], ['there', 8, 13], ['it', 15, 17], ['costs', 18, 23], ['$5', 24, 26]])
+})

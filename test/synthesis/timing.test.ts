@@ -3,10 +3,13 @@
 // visemes tile what the phonemes tile, pieces follow each other or the
 // sentence_silence, the first starts at 0 and the last ends at the answer's
 // last sample; each timing chunk comes before the audio it covers; the audio
-// with timing on is the audio with it off. Streamed and whole, chunked and
-// not, with length_scale and sentence_silence, every speaker of the
-// multi-speaker voice (three speakers end to end
-// here; every one's durations in test/engine/phoneme-timing.test.ts).
+// with timing on is the audio with it off. Words are in order, inside their
+// piece, cover every speech sound, the last ends where the speech ends, and
+// each is its slice of the text as sent (normalized or not, surrounding
+// whitespace included). Streamed and whole, chunked and not, with
+// length_scale and sentence_silence, every speaker of the multi-speaker
+// voice (three speakers end to end here; every one's durations in
+// test/engine/phoneme-timing.test.ts).
 
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -23,6 +26,11 @@ import { BENCH_VOICES } from '../helpers/voices.js'
 
 const VOICES = ['en_US-bench-x_low', 'en_GB-benchmulti-medium']
 const TEXT = 'Hello there, this is a test. A second sentence follows it, rather longer than the first, so that it makes several chunks of audio. Third!'
+/** "that it": espeak-ng speaks the two as one word (ðætɪt). */
+const TEXT_WORDS = ['Hello', 'there', 'this', 'is', 'a', 'test', 'A', 'second', 'sentence', 'follows', 'it', 'rather', 'longer', 'than', 'the',
+  'first', 'so', 'that it', 'makes', 'several', 'chunks', 'of', 'audio', 'Third']
+/** What the phonemizer adds between words, clauses and sentences, and a piece's ends: no speech sound. */
+const SEPARATORS = new Set(['^', '$', '_', ' ', ',', '.', '?', '!', ':', ';'])
 
 async function start (env: Record<string, string>): Promise<RunningService & { stop: () => Promise<void> }> {
   const voiceDir = await mkdtemp(join(tmpdir(), 'chorus-timing-'))
@@ -88,6 +96,44 @@ function exact (t: Test, heard: Heard, silenceSeconds: number, label: string): v
   t.equal(end, samples, `${label}: the last phoneme ends at the answer's last sample`)
 }
 
+/** The words' checks; `text` is the request's text as sent. Returns the words in order, a word cut between pieces once. */
+function wordsExact (t: Test, heard: Heard, text: string, label: string): string[] {
+  let order = true
+  let inside = true
+  let slices = true
+  let covered = true
+  let lastEnd = 0
+  let lastText = 0
+  let speechEnd = 0
+  let wordEnd = 0
+  const written: string[] = []
+  for (const chunk of heard.timing) {
+    for (const w of chunk.words) {
+      if (w.startSample < lastEnd || w.textStart < lastText || w.endSample < w.startSample) order = false
+      if (w.startSample < chunk.startSample || w.endSample > chunk.endSample) inside = false
+      if (text.slice(w.textStart, w.textEnd) !== w.word || w.word === '' || w.word.trim() !== w.word) slices = false
+      // A word cut between two pieces comes once in each.
+      if (w.textStart !== lastText || written.length === 0) written.push(w.word)
+      lastEnd = w.endSample
+      lastText = w.textStart
+      wordEnd = Math.max(wordEnd, w.endSample)
+    }
+    for (const p of chunk.phonemes) {
+      if (SEPARATORS.has(p.phoneme)) continue
+      speechEnd = Math.max(speechEnd, p.endSample)
+      if (!chunk.words.some(w => w.startSample <= p.startSample && p.endSample <= w.endSample)) covered = false
+    }
+  }
+  t.ok(order, `${label}: words in order`)
+  t.ok(inside, `${label}: each word inside its piece`)
+  t.ok(slices, `${label}: each word is its slice of the text`)
+  if (heard.timing.some(c => c.phonemes.length > 0)) {
+    t.ok(covered, `${label}: every speech sound is in a word`)
+    t.equal(wordEnd, speechEnd, `${label}: the last word ends where the speech ends`)
+  }
+  return written
+}
+
 // One service, so the voices load once: pieces past 50 phonemes (the
 // second sentence makes several), decoder chunks of 64 frames (the long
 // sentences are chunked, "Third!" is decoded whole).
@@ -100,17 +146,56 @@ for (const settings of [{ lengthScale: 1 }, { lengthScale: 1.6, sentenceSilence:
     const silence = settings.sentenceSilence ?? 0
     const whole = await hear(service, base, ['word', 'phoneme', 'viseme'])
     exact(t, whole, silence, 'whole')
+    t.same(wordsExact(t, whole, TEXT, 'whole'), TEXT_WORDS, 'whole: the words as written')
     t.ok(whole.timing.length > 3, `${whole.timing.length} pieces for 3 sentences: the long one was cut`)
     const off = await hear(service, base, undefined)
     t.ok(off.timing.length === 0 && off.pcm.equals(whole.pcm), 'the same audio with timing off, and no timing')
-    const streamed = await hear(service, { ...base, stream: true }, ['phoneme', 'viseme'])
+    const streamed = await hear(service, { ...base, stream: true }, ['word', 'phoneme', 'viseme'])
     exact(t, streamed, silence, 'streamed')
+    t.same(wordsExact(t, streamed, TEXT, 'streamed'), TEXT_WORDS, 'streamed: the words as written')
   })
 }
 
 t.test('speakers of the multi-speaker voice: the first, a middle one and the last (all: test/engine/phoneme-timing.test.ts)', async t => {
   for (const speaker of [0, 54, 108]) {
-    const heard = await hear(service, { text: 'Hi there. Bye.', voice: VOICES[1], speaker, noiseScale: 0, noiseW: 0, stream: speaker === 54 }, ['phoneme', 'viseme'])
+    const heard = await hear(service, { text: 'Hi there. Bye.', voice: VOICES[1], speaker, noiseScale: 0, noiseW: 0, stream: speaker === 54 }, ['word', 'phoneme', 'viseme'])
     exact(t, heard, 0, `speaker ${speaker}`)
+    t.same(wordsExact(t, heard, 'Hi there. Bye.', `speaker ${speaker}`), ['Hi', 'there', 'Bye'])
+  }
+})
+
+// Written as a language model writes, sent with surrounding whitespace
+// (trimmed as POST /tts trims it: offsets still index the text as sent),
+// normalized or not, with sentences long enough to be cut into pieces at 50
+// phonemes.
+const CORPUS: Array<{ text: string, normalize: boolean, words: string[], pieces?: number }> = [
+  {
+    text: '  It costs $5, or €3.50 — about 1,299 yen in 1863!  ',
+    normalize: false,
+    words: ['It', 'costs', '$5', 'or', '€3.50', 'about', '1,299', 'yen', 'in', '1863']
+  },
+  {
+    text: '\n**Great** question 🙂! The café opens at 9:00 am on 2024-03-15, and Dr. Smith pays $20/month.',
+    normalize: true,
+    words: ['Great', 'question', 'The', 'café', 'opens', 'at', '9:00 am', 'on', '2024-03-15', 'and', 'Dr.', 'Smith', 'pays', '$20/month']
+  },
+  {
+    text: 'Naïve Zoë and Ætheling walked 5km through Zürich, São Paulo and Kraków while talking about everything and nothing at all, for hours.',
+    normalize: false,
+    pieces: 3,
+    words: ['Naïve', 'Zoë', 'and', 'Ætheling', 'walked', '5km', 'through', 'Zürich', 'São', 'Paulo', 'and', 'Kraków', 'while', 'talking', 'about',
+      'everything', 'and', 'nothing', 'at', 'all', 'for', 'hours']
+  }
+]
+
+t.test('a corpus round-trips: each word is the text as sent, whole and streamed', async t => {
+  for (const { text, normalize, words, pieces } of CORPUS) {
+    for (const stream of [false, true]) {
+      const label = `${JSON.stringify(text.slice(0, 24))}… ${stream ? 'streamed' : 'whole'}`
+      const heard = await hear(service, { text, trim: true, voice: VOICES[0], noiseScale: 0, noiseW: 0, stream, normalize }, ['word', 'phoneme', 'viseme'])
+      exact(t, heard, 0, label)
+      t.same(wordsExact(t, heard, text, label), words, `${label}: the words as written`)
+      if (pieces !== undefined) t.ok(heard.timing.length >= pieces, `${label}: one sentence cut into ${heard.timing.length} pieces`)
+    }
   }
 })

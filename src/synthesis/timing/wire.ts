@@ -29,7 +29,7 @@ export const TIMING_SCHEMAS = {
   field: {
     type: 'array',
     items: { type: 'string', enum: TIMING_KINDS },
-    description: 'Timing to send with the audio (docs/timing.md): a whole answer becomes JSON with the audio base64-encoded beside the events; a streamed one (stream, or stream_format sse) Server-Sent Events with speech.timing events before the audio they cover. Words are not mapped yet (always empty).'
+    description: 'Timing to send with the audio (docs/timing.md): a whole answer becomes JSON with the audio base64-encoded beside the events; a streamed one (stream, or stream_format sse) Server-Sent Events with speech.timing events before the audio they cover. Word offsets (text_start, text_end) are UTF-16 code units (JavaScript string indices) into the text as sent.'
   },
   events: {
     type: 'object',
@@ -37,7 +37,7 @@ export const TIMING_SCHEMAS = {
       audio: { type: 'string', description: 'Whole answers: the audio, base64' },
       audio_format: { type: 'string' },
       sample_rate: { type: 'integer' },
-      words: { type: 'array', items: { type: 'object', properties: { word: { type: 'string' }, text_start: { type: 'integer' }, text_end: { type: 'integer' }, ...SPAN } } },
+      words: { type: 'array', items: { type: 'object', properties: { word: { type: 'string', description: 'The word as written: the text sent, from text_start to text_end' }, text_start: { type: 'integer', description: 'UTF-16 code units into the text as sent (a JavaScript string index)' }, text_end: { type: 'integer', description: 'Exclusive' }, ...SPAN } } },
       phonemes: { type: 'array', items: { type: 'object', properties: { phoneme: { type: 'string' }, ...SPAN } } },
       visemes: { type: 'array', items: { type: 'object', properties: { viseme: { type: 'string', enum: VISEMES }, ...SPAN } } }
     }
