@@ -117,7 +117,54 @@ function withWords (text: string, phonemized: NativePhonemizedText, config: Voic
   for (const { sentence, phonemeStart, phonemeEnd, textStart, textEnd } of writtenWords(text, espeak)) {
     result[sentence].words.push({ phonemeStart, phonemeEnd, textStart, textEnd })
   }
+  placeUnplaced(text, result, config)
   return result
+}
+
+const SEPARATOR_PHONEMES = ' ,.?!:;'
+
+/** Speech sounds with no word position from espeak-ng (it reports none for
+ * some clauses that start with punctuation, as ",-a" or "a:'-a"): in a
+ * sentence with words they join the word before them (the first word, when
+ * they come before it), whose text reaches to the next word already; a
+ * sentence with none gets one word of all its phonemes over the written
+ * text between its neighbours' words, without spaces and punctuation at
+ * its edges. */
+function placeUnplaced (text: string, sentences: PhonemizedSentence[], config: VoiceConfig): void {
+  const separators = new Set(toCodepoints(SEPARATOR_PHONEMES, config.phonemeMap))
+  sentences.forEach((sentence, i) => {
+    const { words, phonemes } = sentence
+    if (words.length > 0) {
+      phonemes.forEach((p, k) => {
+        if (separators.has(p) || words.some(w => w.phonemeStart <= k && k < w.phonemeEnd)) return
+        const before = words.findLast(w => w.phonemeStart <= k)
+        if (before === undefined) words[0].phonemeStart = k
+        else before.phonemeEnd = k + 1
+      })
+      return
+    }
+    if (phonemes.every(p => separators.has(p))) return
+    const from = sentences.slice(0, i).flatMap(s => s.words).at(-1)?.textEnd ?? 0
+    const to = sentences.slice(i + 1).flatMap(s => s.words)[0]?.textStart ?? text.length
+    const range = writtenRange(text, from, to)
+    const speech = [...sentence.phonemes.keys()].filter(k => !separators.has(sentence.phonemes[k]))
+    if (range !== undefined) sentence.words.push({ phonemeStart: speech[0], phonemeEnd: (speech.at(-1) as number) + 1, ...range })
+  })
+}
+
+/** [from, to) less its leading and trailing spaces and punctuation (all of it when that is all it holds). */
+function writtenRange (text: string, from: number, to: number): { textStart: number, textEnd: number } | undefined {
+  const content = /[\p{L}\p{N}\p{S}]/u
+  let start = from
+  let end = to
+  while (start < end && !content.test(text[start])) start++
+  while (end > start && !content.test(text[end - 1])) end--
+  if (start < end) return { textStart: start, textEnd: end }
+  start = from
+  end = to
+  while (start < end && /\s/u.test(text[start])) start++
+  while (end > start && /\s/u.test(text[end - 1])) end--
+  return start < end ? { textStart: start, textEnd: end } : undefined
 }
 
 /** Each sentence's phoneme codepoints (exactly sentencePhonemesAsync's) and

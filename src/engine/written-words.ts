@@ -58,7 +58,7 @@ const SPACE = /\s/u
 /** Scripts written without spaces: each of their characters espeak-ng reads
  * as a word of its own starts a word. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u
-const CONTENT = /[\p{L}\p{N}]/u
+const CONTENT = /[\p{L}\p{N}\p{S}]/u
 const TRAILING = /[\s\p{P}\p{Cf}]/u
 /** Letters in short runs joined by stops: "U.S.A", "e.g", "Ph.D". */
 const ABBREVIATION = /^(?:\p{L}{1,2}\.)+\p{L}{1,2}$/u
@@ -81,7 +81,8 @@ function lastContentEnd (text: string, from: number, limit: number): number {
       content = false
     } else {
       if (tokenStart < 0) tokenStart = i
-      if (CONTENT.test(text[i])) content = true
+      // By code point: an emoji's halves alone are no symbol.
+      if (CONTENT.test(String.fromCodePoint(text.codePointAt(i) as number))) content = true
     }
   }
   return end
@@ -90,6 +91,8 @@ function lastContentEnd (text: string, from: number, limit: number): number {
 function textEnd (text: string, group: Group, limit: number): number {
   let end = Math.max(lastContentEnd(text, group.textStart, limit), group.spokenEnd)
   while (end > group.spokenEnd && end > group.textStart && TRAILING.test(text[end - 1])) end--
+  // espeak-ng's own span may end on a space (an emoji's position is off): never a word's edge.
+  while (end > group.textStart + 1 && SPACE.test(text[end - 1])) end--
   // "U.S.A." and "e.g." keep their last stop; "Dr.", "end." and "example.com." do not.
   if (text[end] === '.' && ABBREVIATION.test(text.slice(group.textStart, end))) end++
   return end
@@ -113,7 +116,8 @@ function group (text: string, words: readonly EspeakWord[]): Group[] {
   let head: EspeakWord | undefined
   for (const word of words) {
     const start = units(word.sourceStart)
-    const spokenEnd = units(word.sourceStart + word.sourceLength)
+    // A spoken punctuation mark may come with no length ("!" read as "exclamation"): it covers itself.
+    const spokenEnd = units(word.sourceStart + Math.max(1, word.sourceLength))
     const last = groups.at(-1)
     const same = last !== undefined && last.sentence === word.sentence
     // espeak-ng starts the words of an expansion one code point after the token.

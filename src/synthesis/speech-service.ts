@@ -94,6 +94,8 @@ export interface SpeechProgress {
   /** Chunks made, and taken by the reader. */
   readonly chunksMade: number
   readonly chunksRead: number
+  /** Timing chunks among those made (0: the voice gave none). */
+  readonly timingChunksMade: number
 }
 
 export interface SpeechSettings {
@@ -171,7 +173,7 @@ export class SpeechService {
       this.metrics.cacheHit()
       const parts = format === 'wav' && stream ? streamedWav(hit) : [hit.bytes]
       const chunks = (async function * () { yield * parts.map(audio) })()
-      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress: { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0 }, produced: Promise.resolve() }
+      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress: { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0, timingChunksMade: 0 }, produced: Promise.resolve() }
     }
     if (key !== undefined) this.metrics.cacheMiss()
     const release = this.synthesizer.admit()
@@ -216,15 +218,17 @@ export class SpeechService {
     }
     let length: number | undefined
     let sentencesStarted = 0
+    let timingChunksMade = 0
     const progress: SpeechProgress = {
       get sentencesStarted () { return sentencesStarted },
       get chunksMade () { return queue.pushed },
-      get chunksRead () { return queue.taken }
+      get chunksRead () { return queue.taken },
+      get timingChunksMade () { return timingChunksMade }
     }
     // Made now, before any wait: the listener's time starts at arrival.
     const clock = this.synthesizer.clockFor(prepared, stream, this.queueOf(options, stream))
     const kinds = new Set(options.timestamps ?? [])
-    const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => await queue.push(chunk, timingBytes(chunk)) } }
+    const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => { timingChunksMade++; await queue.push(chunk, timingBytes(chunk)) } } }
     const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant, clock, ...timing }
     const started = performance.now()
     const produced = (async () => {

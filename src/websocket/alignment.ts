@@ -59,3 +59,16 @@ export function coveredEnd (text: string, words: readonly WordTiming[]): number 
   const next = /[\p{L}\p{N}]/u.exec(text.slice(last))
   return next === null ? text.length : last + next.index
 }
+
+/** `alignment` with a space before its first character, taking no time: the
+ * space between two pieces, which the cutter trims from both, so that a
+ * client joining the alignments into words does not join the last word of
+ * one piece to the first of the next. */
+export function afterSpace (alignment: Alignment): Alignment {
+  const start = alignment.charStartTimesMs[0] ?? 0
+  return {
+    chars: [' ', ...alignment.chars],
+    charStartTimesMs: [start, ...alignment.charStartTimesMs],
+    charDurationsMs: [0, ...alignment.charDurationsMs]
+  }
+}

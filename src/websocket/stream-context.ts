@@ -22,7 +22,7 @@ import type { PlaybackQueue, Speech, SpeechRequest, SpeechService } from '../syn
 import type { WordTiming } from '../synthesis/timing.js'
 import type { Tenant } from '../pool/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
-import { buildAlignment, coveredEnd, EMPTY_ALIGNMENT, type Alignment } from './alignment.js'
+import { afterSpace, buildAlignment, coveredEnd, EMPTY_ALIGNMENT, type Alignment } from './alignment.js'
 import type { OutputFormat } from './output-format.js'
 import { TextCutter } from './text-cutter.js'
 
@@ -95,6 +95,10 @@ export class StreamContext {
   /** Word timing is asked for until a speech shows the voice gives none
    * (a request with timing passes the phrase cache by). */
   private wordTiming = true
+  /** A piece's alignment was sent: the next piece's starts with the space between them. */
+  private aligned = false
+  /** The samples of the pieces sent so far: alignment times count from the context's first audio. */
+  private timelineSamples = 0
 
   constructor (
     /** Undefined on the single-context endpoint. */
@@ -273,7 +277,11 @@ export class StreamContext {
       const piece: Piece = { text, flushed, controller, speech, release, produced: false, timed: this.wordTiming }
       // The next piece may start once this one's audio is all made; a
       // failure surfaces when the piece is sent, not here.
-      speech.then(async opened => await opened.produced, () => {}).finally(() => {
+      speech.then(async opened => {
+        await opened.produced
+        // The voice gives no timing: later pieces do not ask (the phrase cache then serves them).
+        if (piece.timed && opened.progress.chunksMade > 0 && opened.progress.timingChunksMade === 0) this.wordTiming = false
+      }, () => {}).finally(() => {
         piece.produced = true
         if (this.running) this.askAhead()
       }).catch(() => {})
@@ -297,7 +305,9 @@ export class StreamContext {
     let ended = true
     // Words not yet sent: a piece's timing may come before the previous
     // piece's last audio was encoded; both then ride on the next message.
-    let pending: { words: WordTiming[], from: number, to: number, origin: number, rate: number } | undefined
+    let pending: { words: WordTiming[], from: number, to: number, rate: number } | undefined
+    // Where this piece's audio ends, from its timing: the next piece's times start there.
+    let pieceSamples = 0
     // sync_alignment: every audio message carries one (docs/websocket.md).
     const none = this.options.syncAlignment === true ? EMPTY_ALIGNMENT : null
     try {
@@ -308,17 +318,20 @@ export class StreamContext {
         }
         if (chunk.kind === 'timing') {
           timed = true
+          pieceSamples = Math.max(pieceSamples, chunk.endSample)
           // A piece with no word in it: no alignment, rather than one of zeros.
           if (chunk.words.length === 0) continue
           const end = coveredEnd(text, chunk.words)
-          pending ??= { words: [], from: covered, to: end, origin: chunk.startSample, rate: chunk.sampleRate }
+          pending ??= { words: [], from: covered, to: end, rate: chunk.sampleRate }
           pending.words.push(...chunk.words)
           pending.to = end
           covered = end
           continue
         }
         if (chunk.bytes.length === 0) continue
-        const alignment: Alignment | null = pending === undefined ? none : buildAlignment(text, pending.words, pending.rate, pending.from, pending.to, pending.origin)
+        let alignment: Alignment | null = pending === undefined ? none : buildAlignment(text, pending.words, pending.rate, pending.from, pending.to, -this.timelineSamples)
+        if (pending !== undefined && pending.from === 0 && this.aligned) alignment = afterSpace(alignment as Alignment)
+        if (pending !== undefined) this.aligned = true
         pending = undefined
         const message: AudioMessage = { audio: Buffer.from(chunk.bytes).toString('base64'), isFinal: false, alignment, normalizedAlignment: alignment }
         await this.host.send({ ...message, ...this.idField() })
@@ -327,6 +340,7 @@ export class StreamContext {
       if (piece.controller.signal.aborted) return
       throw error
     }
+    this.timelineSamples += pieceSamples
     // The voice gave no timing: later pieces do not ask (the phrase cache then serves them).
     if (ended && !timed && piece.timed) this.wordTiming = false
   }
