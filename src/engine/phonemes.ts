@@ -144,12 +144,33 @@ function placeUnplaced (text: string, sentences: PhonemizedSentence[], config: V
       return
     }
     if (phonemes.every(p => separators.has(p))) return
-    const from = sentences.slice(0, i).flatMap(s => s.words).at(-1)?.textEnd ?? 0
+    const previous = sentences.slice(0, i).flatMap(s => s.words).at(-1)
     const to = sentences.slice(i + 1).flatMap(s => s.words)[0]?.textStart ?? text.length
-    const range = writtenRange(text, from, to)
+    // The word before may have reached over this sentence's text (its range
+    // runs to the next word it knows of): it gives back what follows its cut.
+    const range = writtenRange(text, previous?.textEnd ?? 0, to) ?? (previous === undefined ? undefined : splitOff(text, previous, to))
     const speech = [...sentence.phonemes.keys()].filter(k => !separators.has(sentence.phonemes[k]))
     if (range !== undefined) sentence.words.push({ phonemeStart: speech[0], phonemeEnd: (speech.at(-1) as number) + 1, ...range })
   })
+}
+
+/** Cuts `word` after its last sentence end (else its last space, else
+ * before its last code point), and returns the written range after the cut
+ * up to `to`; undefined when the word is too short to give any. */
+function splitOff (text: string, word: { textStart: number, textEnd: number }, to: number): { textStart: number, textEnd: number } | undefined {
+  const inside = text.slice(word.textStart, word.textEnd)
+  let cut = -1
+  for (let k = inside.length - 2; k >= 0 && cut < 0; k--) {
+    if (/[.?!]/u.test(inside[k]) && /[\p{L}\p{N}]/u.test(inside.slice(k + 1))) cut = k + 1
+  }
+  if (cut < 0) cut = inside.search(/\s\S*$/u)
+  if (cut <= 0) cut = inside.length - ([...inside].at(-1)?.length ?? inside.length)
+  if (cut <= 0) return undefined
+  const rest = writtenRange(text, word.textStart + cut, Math.max(to, word.textEnd))
+  const kept = writtenRange(text, word.textStart, word.textStart + cut)
+  if (rest === undefined || kept === undefined) return undefined
+  word.textEnd = kept.textEnd
+  return rest
 }
 
 /** [from, to) less its leading and trailing spaces and punctuation (all of it when that is all it holds). */

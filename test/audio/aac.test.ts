@@ -8,25 +8,13 @@ import { pino } from 'pino'
 import t from 'tap'
 import { AAC_BITRATE, AAC_FRAME, createAacEncoder } from '../../src/audio/aac.js'
 import { loadAvcodec } from '../../src/audio/avcodec.js'
-import { concatBytes, type StreamEncoder } from '../../src/audio/encoder.js'
+import { concatBytes } from '../../src/audio/encoder.js'
 import { EncoderPool } from '../../src/audio/encoder-pool.js'
 import { EncodingError } from '../../src/audio/errors.js'
 import { loadCodecs } from '../../src/audio/native-codecs.js'
 import { bestLag } from '../../scripts/lib/spectral-distance.js'
 import { adtsFrames, decodeAac, HAVE_FAAD, tone, toneFrequency } from '../helpers/audio-decode.js'
-
-const RATE = 22050
-const HZ = 440
-const SECONDS = 1.3
-const input = tone(HZ, SECONDS, RATE)
-
-/** Pushes the input in uneven chunks (like sentences) and collects the bytes. */
-function run (encoder: StreamEncoder, pcm = input): { bytes: Uint8Array, chunks: number } {
-  const out: Uint8Array[] = []
-  for (const [start, end] of [[0, 1000], [1000, 1001], [1001, 9000], [9000, pcm.length]]) out.push(encoder.push(pcm.subarray(start, end)))
-  out.push(encoder.finish())
-  return { bytes: concatBytes(out), chunks: out.filter(c => c.length > 0).length }
-}
+import { HZ, input, RATE, run, SECONDS } from '../helpers/encoder-run.js'
 
 /** Pearson correlation of `b` against `a` shifted by `lag` samples, over `a`'s length. */
 function correlation (a: Int16Array, b: Int16Array, lag: number): number {

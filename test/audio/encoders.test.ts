@@ -9,23 +9,11 @@ import { loadCodecs } from '../../src/audio/native-codecs.js'
 import { createOpusEncoder, OPUS_RATE, PRE_SKIP } from '../../src/audio/opus.js'
 import { createPcmEncoder, PCM_RATE } from '../../src/audio/pcm.js'
 import { createWavEncoder } from '../../src/audio/wav.js'
-import { concatBytes, type StreamEncoder } from '../../src/audio/encoder.js'
+import { concatBytes } from '../../src/audio/encoder.js'
 import { FLAG_BOS, FLAG_EOS } from '../../src/audio/ogg.js'
 import { parseWav } from '../../src/engine/index.js'
 import { decodeFlac, decodeMp3, decodeOggOpus, HAVE_MPG123, mp3Frames, tone, toneFrequency } from '../helpers/audio-decode.js'
-
-const RATE = 22050
-const HZ = 440
-const SECONDS = 1.3
-const input = tone(HZ, SECONDS, RATE)
-
-/** Pushes the input in uneven chunks (like sentences) and collects the bytes. */
-function run (encoder: StreamEncoder, pcm = input): { bytes: Uint8Array, chunks: number } {
-  const out: Uint8Array[] = []
-  for (const [start, end] of [[0, 1000], [1000, 1001], [1001, 9000], [9000, pcm.length]]) out.push(encoder.push(pcm.subarray(start, end)))
-  out.push(encoder.finish())
-  return { bytes: concatBytes(out), chunks: out.filter(c => c.length > 0).length }
-}
+import { HZ, input, RATE, run, SECONDS } from '../helpers/encoder-run.js'
 
 t.test('wav: an open-length header, then the PCM unchanged', async t => {
   const { bytes } = run(await createWavEncoder(RATE))
