@@ -30,8 +30,8 @@ function spread (out: Alignment, text: string, from: number, to: number, startSa
 
 /**
  * The alignment of text[from, to) given the words timed in it. Times are
- * whole milliseconds from `originSample` (where the audio they ride on
- * starts) at `sampleRate`; starts and durations are rounded so that each
+ * whole milliseconds from `originSample` (the sample their timeline starts
+ * at: a context's first, negative for a later piece) at `sampleRate`; starts and durations are rounded so that each
  * character ends where the next starts. Characters before the first word
  * start at the first word; after the last, they take no time.
  */
