@@ -99,11 +99,16 @@ t.test('an open loop of streamed requests, a multi-speaker voice and repeated ph
   t.same(await svgFacts(join(dir, 'throughput.svg')), { valid: true, roots: ['svg'], marks: ['line', 'symbol'] }, 'no ceiling: no rule')
 })
 
-t.test('GET /health at high rate: the harness is not the bottleneck', async t => {
+// How fast the harness drives GET /health is a rate, measured by `bench
+// targets` ("harness headroom"), not asserted here: a busy CPU would fail it.
+t.test('--endpoint health: each level drives GET /health, every request answered', async t => {
   const { results } = await bench('health', ['--endpoint', 'health', '--concurrency', '1,8', '--duration', '0.5', '--warmup', '0.1'])
   t.match(results, { endpoint: 'health', ceiling: null })
-  const best = Math.max(...results.levels.map(level => level.requestsPerSecond))
-  t.ok(best > 200, `GET /health at ${best.toFixed(0)} requests/s`)
+  t.same(results.levels.map(level => level.load), [1, 8], 'a level per concurrency')
+  for (const level of results.levels) {
+    t.ok(level.requests > 0 && level.ok === level.requests, `${level.load} clients: ${level.ok} of ${level.requests} answered`)
+    t.same(level.errors, {}, 'no errors')
+  }
 })
 
 t.test('a service that is not there is exit code 1 with the request named', async t => {
