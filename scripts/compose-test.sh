@@ -16,7 +16,9 @@
 #   5. `podman-compose down` and the volumes removed, pass or fail.
 # Needs root, podman, podman-compose, buildah, debootstrap, netavark and
 # aardvark-dns (service names resolve on the compose network):
-#   apt-get install podman podman-compose buildah debootstrap netavark aardvark-dns runc
+#   apt-get install podman podman-compose buildah debootstrap netavark aardvark-dns runc iptables
+# (netavark sets up the compose network with iptables; without it every
+# container stays "Created" with "netavark: No such file or directory").
 # Not part of npm test: the first image build takes over 10 minutes here.
 set -euo pipefail
 
@@ -29,8 +31,8 @@ log() { printf 'compose-test: %s\n' "$*" >&2; }
 die() { log "FAILED: $*"; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "run as root (podman with vfs storage shared with the image build)"
-for tool in podman podman-compose buildah netavark; do
-  command -v "$tool" >/dev/null || [ -x "/usr/lib/podman/$tool" ] || die "$tool is missing: apt-get install podman podman-compose buildah debootstrap netavark aardvark-dns runc"
+for tool in podman podman-compose buildah netavark iptables; do
+  command -v "$tool" >/dev/null || [ -x "/usr/lib/podman/$tool" ] || [ -x "/usr/sbin/$tool" ] || die "$tool is missing: apt-get install podman podman-compose buildah debootstrap netavark aardvark-dns runc iptables"
 done
 
 scratch=$(mktemp -d)
