@@ -135,11 +135,14 @@ function placeUnplaced (text: string, sentences: PhonemizedSentence[], config: V
   sentences.forEach((sentence, i) => {
     const { words, phonemes } = sentence
     if (words.length > 0) {
+      // Words are in order and never overlap: the only one that can hold
+      // phoneme k is the last to start at or before it.
+      let at = -1
       phonemes.forEach((p, k) => {
-        if (separators.has(p) || words.some(w => w.phonemeStart <= k && k < w.phonemeEnd)) return
-        const before = words.findLast(w => w.phonemeStart <= k)
-        if (before === undefined) words[0].phonemeStart = k
-        else before.phonemeEnd = k + 1
+        while (at + 1 < words.length && words[at + 1].phonemeStart <= k) at++
+        if (separators.has(p) || (at >= 0 && k < words[at].phonemeEnd)) return
+        if (at < 0) words[0].phonemeStart = k
+        else words[at].phonemeEnd = k + 1
       })
       return
     }

@@ -301,8 +301,6 @@ export class StreamContext {
     }
     const { text } = piece
     let covered = 0
-    let timed = false
-    let ended = true
     // Words not yet sent: a piece's timing may come before the previous
     // piece's last audio was encoded; both then ride on the next message.
     let pending: { words: WordTiming[], from: number, to: number, rate: number } | undefined
@@ -312,12 +310,8 @@ export class StreamContext {
     const none = this.options.syncAlignment === true ? EMPTY_ALIGNMENT : null
     try {
       for await (const chunk of speech.chunks) {
-        if (this.closed || piece.controller.signal.aborted) {
-          ended = false
-          break
-        }
+        if (this.closed || piece.controller.signal.aborted) break
         if (chunk.kind === 'timing') {
-          timed = true
           pieceSamples = Math.max(pieceSamples, chunk.endSample)
           // A piece with no word in it: no alignment, rather than one of zeros.
           if (chunk.words.length === 0) continue
@@ -341,8 +335,6 @@ export class StreamContext {
       throw error
     }
     this.timelineSamples += pieceSamples
-    // The voice gave no timing: later pieces do not ask (the phrase cache then serves them).
-    if (ended && !timed && piece.timed) this.wordTiming = false
   }
 
   private idField (): Record<string, string> {
