@@ -33,10 +33,15 @@ export interface MemoryReleaseTiming {
   pollMs: number
 }
 
-// A drain holds new inferences back for about half an inference (the
-// running ones finish one by one), so it comes far less often than a
-// release under load.
-export const MEMORY_RELEASE_TIMING: MemoryReleaseTiming = { idleMs: 1000, busyMs: 5000, drainedMs: 30_000, drainTimeoutMs: 2000, pollMs: 250 }
+// Every release costs the runs after it their page faults: the arena's
+// freed regions are unmapped, and a short sentence that starts from an empty
+// arena refaults some 140 MB of activations, which made it 35 % slower after
+// each pause of a second (docs/memory.md). So the arena goes back after half
+// a minute without inference, and under load once a minute (with the gate
+// drained every five): RSS still returns, and the faults are paid rarely. A
+// drain holds new inferences back for about half an inference (the running
+// ones finish one by one), so it comes far less often than a release.
+export const MEMORY_RELEASE_TIMING: MemoryReleaseTiming = { idleMs: 30_000, busyMs: 60_000, drainedMs: 300_000, drainTimeoutMs: 2000, pollMs: 250 }
 
 export class MemoryReleaser {
   private seenGrants: number
