@@ -18,6 +18,12 @@ export interface ChunkingSettings {
   /** Streamed: each chunk after the first as long as the sentence's audio
    * before it (up to chunkFrames), instead of the rest in chunkFrames. */
   growStreamChunks: boolean
+  /** Where the service's workers cut a split voice: 'decoder' (the flow
+   * runs once per sentence in the encoder run, so each chunk needs only the
+   * decoder's margin) or 'flow' (the flow runs in the chunks, where the
+   * graph allows: less serial work before a long sentence's chunks, twice
+   * the margin on every chunk). */
+  cut: 'flow' | 'decoder'
 }
 
 export const DEFAULT_CHUNKING: ChunkingSettings = {
@@ -34,17 +40,26 @@ export const DEFAULT_CHUNKING: ChunkingSettings = {
   // sentence is cut (Piper never cuts one), while the encoder's attention,
   // quadratic in phonemes, stays bounded.
   maxPhonemes: 800,
-  growStreamChunks: true
+  growStreamChunks: true,
+  // A conversation's sentences stream in small chunks, and every chunk
+  // decodes its margins again: half the margin leaves the cores to more
+  // bots (docs/engine.md, "Chunked decoding").
+  cut: 'decoder'
 }
 
 /** Context for HiFi-GAN alone: 32 frames reproduce its one-shot decode
  * exactly (published experiments; 16 corrupt the edges). */
 const DECODER_MARGIN_FRAMES = 32
 
-/** A sentence longer than this (~6 s of audio at 22,050 Hz) is shared by the
- * workers even when it fits in a chunk; a shorter one is decoded in one
- * piece, since the context decoded twice would cost more than it saves. */
-export const SPREAD_FRAMES = 512
+/** A sentence longer than this many margins is shared by the workers even
+ * when it fits in a chunk; a shorter one is decoded in one piece, since the
+ * context decoded twice would cost more than it saves: 512 frames (~6 s of
+ * audio at 22,050 Hz) at the flow cut's 64-frame margin, 256 at the decoder
+ * cut's 32. */
+export const SPREAD_MARGINS = 8
+
+/** The larger of the two cuts' margins: what planChunks assumes when it is not told the margin. */
+const FLOW_CUT_MARGIN_FRAMES = 64
 
 /** The margin for a cut whose chunks run `contextFrames` of frame-rate
  * layers (the flow) before the decoder, unless the operator set one. */
@@ -59,15 +74,16 @@ export interface FrameRange {
 
 /** The chunks [start, end) of a latent of `frames` frames.
  * Non-streamed: one piece when it fits in a chunk and is no longer than
- * SPREAD_FRAMES (or runs on one worker); otherwise equal chunks,
+ * SPREAD_MARGINS margins (or runs on one worker); otherwise equal chunks,
  * none longer than chunkFrames, as many as a multiple of `parallelism`: the
  * workers then finish together (3 chunks on 2 workers would take two rounds
  * of the longest chunk, 4 take two rounds of shorter ones).
  * Streamed: a small first chunk, then growing ones (growStreamChunks) or
  * equal ones of at most chunkFrames. `leadFrames` (growing chunks only) is
  * the audio its listener still has to hear before the sentence's first
- * sample, in frames: a sentence heard after others needs no small start. */
-export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number, leadFrames?: number }): FrameRange[] {
+ * sample, in frames: a sentence heard after others needs no small start.
+ * `marginFrames` is the voice's margin (the flow cut's 64 when not given). */
+export function planChunks (frames: number, settings: ChunkingSettings, options: { stream: boolean, parallelism: number, marginFrames?: number, leadFrames?: number }): FrameRange[] {
   if (frames <= 0) return []
   const parallelism = options.stream ? 1 : Math.max(1, Math.floor(options.parallelism))
   const ranges: FrameRange[] = []
@@ -79,7 +95,7 @@ export function planChunks (frames: number, settings: ChunkingSettings, options:
     }
     ranges.push({ start: 0, end: settings.firstChunkFrames })
     start = settings.firstChunkFrames
-  } else if (frames <= settings.chunkFrames && (parallelism === 1 || frames <= SPREAD_FRAMES)) {
+  } else if (frames <= settings.chunkFrames && (parallelism === 1 || frames <= SPREAD_MARGINS * (options.marginFrames ?? FLOW_CUT_MARGIN_FRAMES))) {
     return [{ start: 0, end: frames }]
   }
   const rest = frames - start

@@ -258,7 +258,7 @@ export class PiperVoice {
     if (this.mode.mode === 'whole') return await this.infer(ids, settings, signal)
     const encoding = await this.encode(ids, settings, signal)
     const chunks: Float32Array[] = []
-    for (const range of planChunks(encoding.frames, chunking, { stream: false, parallelism: 1 })) {
+    for (const range of planChunks(encoding.frames, chunking, { stream: false, parallelism: 1, marginFrames: this.marginFrames(chunking) })) {
       chunks.push(await this.decodeChunk(encoding, range, this.marginFrames(chunking), signal))
     }
     return concatSamples(chunks, n => new Float32Array(n))

@@ -72,10 +72,11 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
     const totalSamples = encoding.frames * voice.hopLength
     try {
       const frameMs = voice.hopLength / voice.config.sampleRate * 1000
-      const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism, leadFrames: frameMs > 0 ? Math.floor(task.leadMs / frameMs) : 0 })
+      const marginFrames = voice.marginFrames(init.chunking)
+      const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism, marginFrames, leadFrames: frameMs > 0 ? Math.floor(task.leadMs / frameMs) : 0 })
       if (plan.length <= 1 || task.stream) {
         // Short, or streamed: this worker decodes the first chunk itself.
-        const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], voice.marginFrames(init.chunking), signal)
+        const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], marginFrames, signal)
         const copy = owning(samples)
         const chunks = cutChunks(voice, encoding, plan.slice(1))
         return move({ samples: copy, chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([copy, ...chunkArrays(chunks), ...timingArrays]))
@@ -106,6 +107,8 @@ export default (async () => {
   const voice = await PiperVoice.load(init.modelPath, {
     config: init.config,
     session: init.session,
+    // 'flow': the engine's own order (the flow's input where the graph has one, else the decoder's).
+    ...(init.chunking.cut === 'decoder' ? { cut: 'decoder' as const } : {}),
     ortLibrary: init.ortLibrary,
     espeakData: init.espeakData
   })

@@ -221,7 +221,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
       marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),
       firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
       maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes),
-      growStreamChunks: scheduler === 'deadline'
+      growStreamChunks: scheduler === 'deadline',
+      cut: choiceSetting(read('TTS_DECODER_CUT'), ['decoder', 'flow'] as const, DEFAULT_CHUNKING.cut)
     },
     websocket: {
       maxContexts: integerSetting(read('TTS_WS_MAX_CONTEXTS'), 1, 1000, 5),

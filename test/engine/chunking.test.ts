@@ -2,7 +2,7 @@
 // runs of a long sentence (capPhonemes).
 
 import t, { type Test } from 'tap'
-import { capPhonemes, DEFAULT_CHUNKING, planChunks, SPREAD_FRAMES, withMargin, type FrameRange } from '../../src/engine/chunking.js'
+import { capPhonemes, DEFAULT_CHUNKING, planChunks, SPREAD_MARGINS, withMargin, type FrameRange } from '../../src/engine/chunking.js'
 
 const settings = { ...DEFAULT_CHUNKING, chunkFrames: 512, firstChunkFrames: 32, marginFrames: 32 }
 
@@ -18,14 +18,18 @@ t.test('a sentence that fits in a chunk is decoded in one piece', async t => {
   t.same(planChunks(0, settings, { stream: false, parallelism: 2 }), [])
 })
 
-t.test('longer than SPREAD_FRAMES: shared by the workers even within a chunk; one worker takes it whole', async t => {
+t.test('longer than SPREAD_MARGINS margins: shared by the workers even within a chunk; one worker takes it whole', async t => {
   const wide = { ...settings, chunkFrames: 1024 }
-  t.same(planChunks(SPREAD_FRAMES, wide, { stream: false, parallelism: 2 }), [{ start: 0, end: SPREAD_FRAMES }])
-  t.same(planChunks(SPREAD_FRAMES + 2, wide, { stream: false, parallelism: 2 }),
-    [{ start: 0, end: SPREAD_FRAMES / 2 + 1 }, { start: SPREAD_FRAMES / 2 + 1, end: SPREAD_FRAMES + 2 }])
+  for (const marginFrames of [64, 32]) {
+    const spread = SPREAD_MARGINS * marginFrames
+    t.same(planChunks(spread, wide, { stream: false, parallelism: 2, marginFrames }), [{ start: 0, end: spread }], `${spread} frames at a ${marginFrames}-frame margin: whole`)
+    t.same(planChunks(spread + 2, wide, { stream: false, parallelism: 2, marginFrames }),
+      [{ start: 0, end: spread / 2 + 1 }, { start: spread / 2 + 1, end: spread + 2 }], `${spread + 2} frames: on both workers`)
+  }
+  t.same(planChunks(300, wide, { stream: false, parallelism: 2 }), [{ start: 0, end: 300 }], 'not told the margin: the flow cut\'s 64')
   t.same(planChunks(1000, wide, { stream: false, parallelism: 1 }), [{ start: 0, end: 1000 }])
   // The default: a ~45-word sentence (~1,300 frames) in two chunks on two workers, not four.
-  t.equal(planChunks(1300, DEFAULT_CHUNKING, { stream: false, parallelism: 2 }).length, 2)
+  t.equal(planChunks(1300, DEFAULT_CHUNKING, { stream: false, parallelism: 2, marginFrames: 32 }).length, 2)
 })
 
 t.test('a long sentence: equal chunks, a multiple of the workers, none longer than chunkFrames', async t => {

@@ -45,28 +45,31 @@ t.test('a long sentence: chunks on both workers, sample-exact against the whole 
 })
 
 
-t.test('a bench voice: the flow runs in chunks on both workers, sample-exact against the whole graph',
-  { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
-    const voice = 'en_US-bench-x_low'
-    const service = await startTestService({
-      TTS_VOICE_DIR: BENCH_VOICES, TTS_DEFAULT_VOICE: voice, CHORUS_INSTALL_BUNDLED: '0', TTS_DECODER_CHUNK_FRAMES: '64'
-    }, [])
-    t.teardown(() => service.stop())
-    const reply = await postTts(service.url, { text: LONG, voice, ...QUIET })
-    t.equal(reply.status, 200)
-    const details = (await request(`${service.url}/voices`)).json.details as Array<{ name: string, split_cut: string | null, encoder_shared: boolean | null }>
-    t.equal(details.find(d => d.name === voice)?.split_cut, 'flow', '/voices says the flow runs in the chunks')
-    t.equal(details.find(d => d.name === voice)?.encoder_shared, true, '/voices says its encoder is the shared one')
+for (const cut of ['decoder', 'flow'] as const) {
+  t.test(`a bench voice cut at the ${cut} (TTS_DECODER_CUT): chunks on both workers, sample-exact against the whole graph`,
+    { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
+      const voice = 'en_US-bench-x_low'
+      const service = await startTestService({
+        TTS_VOICE_DIR: BENCH_VOICES, TTS_DEFAULT_VOICE: voice, CHORUS_INSTALL_BUNDLED: '0', TTS_DECODER_CHUNK_FRAMES: '64',
+        ...(cut === 'flow' ? { TTS_DECODER_CUT: cut } : {})
+      }, [])
+      t.teardown(() => service.stop())
+      const reply = await postTts(service.url, { text: LONG, voice, ...QUIET })
+      t.equal(reply.status, 200)
+      const details = (await request(`${service.url}/voices`)).json.details as Array<{ name: string, split_cut: string | null, encoder_shared: boolean | null }>
+      t.equal(details.find(d => d.name === voice)?.split_cut, cut, `/voices says the ${cut} cut runs`)
+      t.equal(details.find(d => d.name === voice)?.encoder_shared, true, '/voices says its encoder is the shared one')
 
-    const whole = await PiperVoice.load(join(BENCH_VOICES, `${voice}.onnx`), { split: false })
-    t.teardown(() => whole.close())
-    const [phonemes] = whole.phonemize(LONG)
-    const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, whole.config)
-    t.same(pcmOf(reply.body), floatToPcm16(await whole.infer(whole.phonemeIds(phonemes).ids, settings)), 'the same PCM as one run of the whole graph')
-    const spread = service.logs.find(line => line.msg === 'sentences decoded')?.spread as Array<{ chunks: number, workers: number }>
-    t.ok(spread[0].chunks > 2, `decoded in ${spread[0].chunks} chunks`)
-    t.equal(spread[0].workers, 2, 'by both workers, each given the mask with the latent')
-  })
+      const whole = await PiperVoice.load(join(BENCH_VOICES, `${voice}.onnx`), { split: false })
+      t.teardown(() => whole.close())
+      const [phonemes] = whole.phonemize(LONG)
+      const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, whole.config)
+      t.same(pcmOf(reply.body), floatToPcm16(await whole.infer(whole.phonemeIds(phonemes).ids, settings)), 'the same PCM as one run of the whole graph')
+      const spread = service.logs.find(line => line.msg === 'sentences decoded')?.spread as Array<{ chunks: number, workers: number }>
+      t.ok(spread[0].chunks > 2, `decoded in ${spread[0].chunks} chunks`)
+      t.equal(spread[0].workers, 2, 'by both workers, each given what it needs with the latent')
+    })
+}
 
 t.test('streamed: in order, complete, at the non-streamed level, never clipped', async t => {
   const service = await startTestService({ TTS_DECODER_CHUNK_FRAMES: '16', TTS_STREAM_FIRST_CHUNK_FRAMES: '8' }, [VOICE])
