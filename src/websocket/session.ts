@@ -99,7 +99,19 @@ export class SocketSession {
   private touch (): void {
     clearTimeout(this.inactivityTimer)
     if (this.ended) return
-    this.inactivityTimer = setTimeout(() => this.fail(inactive(this.options.inactivitySeconds)), this.options.inactivitySeconds * 1000)
+    this.inactivityTimer = setTimeout(() => {
+      // The client is quiet because it waits for audio the server still
+      // owes (a busy server's first audio may take longer than the timeout):
+      // not inactivity; accepted text is never dropped for it. A reader who
+      // stopped reading leaves bytes queued on the socket, and is closed.
+      if (this.owesAudio() && this.writing === 0 && this.ws.bufferedAmount === 0) this.touch()
+      else this.fail(inactive(this.options.inactivitySeconds))
+    }, this.options.inactivitySeconds * 1000)
+  }
+
+  private owesAudio (): boolean {
+    for (const context of [...this.contexts.values(), ...this.closing]) if (context.working) return true
+    return false
   }
 
   private async send (message: Record<string, unknown>): Promise<void> {

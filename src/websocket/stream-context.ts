@@ -111,6 +111,11 @@ export class StreamContext {
     this.queue = host.speech.playbackQueue()
   }
 
+  /** Speech under way that its client has not had all of yet: pieces cut and waiting, or started and not sent. */
+  get working (): boolean {
+    return !this.closed && (this.pieces.length > 0 || this.started.length > 0)
+  }
+
   /** Characters held: not yet cut, or cut and not yet handed to synthesis. */
   get held (): number {
     return this.cutter.length + this.pieces.reduce((sum, p) => sum + p.length, 0)

@@ -5,6 +5,7 @@
 
 import t from 'tap'
 import WebSocket from 'ws'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { eventually } from '../helpers/hang-guard.js'
 import { request, startTestService } from '../helpers/service.js'
 
@@ -182,6 +183,27 @@ t.test('inactivity_timeout closes a silent socket with a reason', async t => {
   const { messages, closeCode } = await exchange(`/v1/text-to-speech/${VOICE}/stream-input?inactivity_timeout=1`, [{ text: ' ' }])
   t.equal(closeCode, 1008)
   t.same(messages, [{ error: 'No message for 1 s (inactivity_timeout): the socket is closed', code: 'ERR_WS_INACTIVE' }])
+})
+
+t.test('inactivity_timeout does not close a socket the server still owes audio: a quiet client waiting for a busy server keeps its speech', async t => {
+  // Every inference slot held: the text is accepted and waits far past the 1 s timeout.
+  const gate = service.deps.pools.gate
+  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  const ws = await open(`/v1/text-to-speech/${VOICE}/stream-input?inactivity_timeout=1&output_format=pcm_16000`)
+  const replies: Array<Record<string, any>> = []
+  ws.on('message', data => replies.push(JSON.parse(String(data))))
+  const closed = new Promise<number>(resolve => ws.once('close', code => resolve(code)))
+  for (const message of [{ text: ' ', voice_settings: QUIET }, { text: 'Wait for me. ' }, { text: '' }]) ws.send(JSON.stringify(message))
+  await eventually('the sentence waits for a slot', () => gate.waiting > 0)
+  // Three timeouts' worth with nothing sent either way.
+  await sleep(3000)
+  t.equal(ws.readyState, WebSocket.OPEN, 'still open while its audio is owed')
+  t.same(replies, [], 'nothing sent yet')
+  for (const release of slots) release()
+  t.equal(await closed, 1000, 'closed normally once it was all sent')
+  t.ok(audioOf(replies).length > 0, 'its audio arrived')
+  t.same(replies.filter(m => m.error !== undefined), [], 'no error')
+  t.match(replies.at(-1), { isFinal: true })
 })
 
 t.test('a page from another origin is refused before the upgrade, as on HTTP', async t => {
