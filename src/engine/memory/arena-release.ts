@@ -34,9 +34,9 @@ export interface MemoryReleaseTiming {
 }
 
 // Every release costs the runs after it their page faults: the arena's
-// freed regions are unmapped, and a short sentence that starts from an empty
-// arena refaults some 140 MB of activations, which made it 35 % slower after
-// each pause of a second (docs/memory.md). So the arena goes back after half
+// freed regions are unmapped, and a sentence that starts from a shrunk arena
+// refaults all its activations, which slowed every request after a short
+// pause (docs/memory.md has the figures). So the arena goes back after half
 // a minute without inference, and under load once a minute (with the gate
 // drained every five): RSS still returns, and the faults are paid rarely. A
 // drain holds new inferences back for about half an inference (the running
