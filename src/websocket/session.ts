@@ -110,8 +110,12 @@ export class SocketSession {
   }
 
   private owesAudio (): boolean {
-    for (const context of [...this.contexts.values(), ...this.closing]) if (context.working) return true
-    return false
+    return this.allContexts().some(context => context.working)
+  }
+
+  /** Open contexts and those closing (speaking what was flushed). */
+  private allContexts (): StreamContext[] {
+    return [...this.contexts.values(), ...this.closing]
   }
 
   private async send (message: Record<string, unknown>): Promise<void> {
@@ -143,7 +147,7 @@ export class SocketSession {
   private stop (): void {
     this.ended = true
     clearTimeout(this.inactivityTimer)
-    for (const context of [...this.contexts.values(), ...this.closing]) context.abort()
+    for (const context of this.allContexts()) context.abort()
   }
 
   private onMessage (data: string): void {
