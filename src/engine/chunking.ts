@@ -18,6 +18,9 @@ export interface ChunkingSettings {
   /** Streamed: each chunk after the first as long as the sentence's audio
    * before it (up to chunkFrames), instead of the rest in chunkFrames. */
   growStreamChunks: boolean
+  /** Growing chunks: each at most this many times the audio its listener
+   * hears before it (1 or more). */
+  streamChunkGrowth: number
   /** Where the service's workers cut a split voice: 'decoder' (the flow
    * runs once per sentence in the encoder run, so each chunk needs only the
    * decoder's margin) or 'flow' (the flow runs in the chunks, where the
@@ -41,6 +44,11 @@ export const DEFAULT_CHUNKING: ChunkingSettings = {
   // quadratic in phonemes, stays bounded.
   maxPhonemes: 800,
   growStreamChunks: true,
+  // Twice the audio before each chunk: a conversation's sentence takes about
+  // half as many chunks, so the margins decoded twice cost less, and a chunk
+  // is still ready in time whenever decoding runs at least twice as fast as
+  // real time for its stream (docs/engine.md, "Streaming").
+  streamChunkGrowth: 2,
   // A conversation's sentences stream in small chunks, and every chunk
   // decodes its margins again: half the margin leaves the cores to more
   // bots (docs/engine.md, "Chunked decoding").
@@ -107,28 +115,29 @@ export function planChunks (frames: number, settings: ChunkingSettings, options:
 }
 
 /**
- * A streamed sentence's chunks: each as long as the audio its listener
- * hears before it (`lead`, the audio still to play before the sentence,
- * plus the sentence's own audio before the chunk), at least firstChunkFrames
- * and at most chunkFrames: so 32, 32, 64, 128 … frames for a sentence due
- * now. A chunk then takes less time to decode than the listener takes to
- * play what comes before it whenever decoding runs faster than real time,
- * so it is ready before the listener reaches its start; one large rest (the
- * whole sentence after 32 frames) made the listener wait inside the
- * sentence. Doubling keeps the chunks few (log2 of the sentence's length),
- * so the context decoded twice at their edges stays small, and a sentence
- * heard seconds from now starts with a large chunk, or is decoded whole. A
- * last piece shorter than the first chunk joins the one before it when the
- * two fit in chunkFrames (the bound on one run's activations).
+ * A streamed sentence's chunks: each at most `streamChunkGrowth` times the
+ * audio its listener hears before it (`lead`, the audio still to play before
+ * the sentence, plus the sentence's own audio before the chunk), at least
+ * firstChunkFrames and at most chunkFrames: so 32, 64, 192, 576 … frames for
+ * a sentence due now at the default growth of 2 (32, 32, 64, 128 … at 1). A
+ * chunk is then ready before the listener reaches its start whenever its
+ * stream decodes at least `growth` times as fast as real time; one large rest
+ * (the whole sentence after 32 frames) made the listener wait inside the
+ * sentence. Growing geometrically keeps the chunks few, so the context decoded
+ * twice at their edges stays small, and a sentence heard seconds from now
+ * starts with a large chunk, or is decoded whole. A last piece shorter than
+ * the first chunk joins the one before it when the two fit in chunkFrames
+ * (the bound on one run's activations).
  */
 function growingChunks (frames: number, settings: ChunkingSettings, lead: number): FrameRange[] {
-  const first = Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, lead))
+  const growth = Math.max(1, settings.streamChunkGrowth)
+  const first = Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, Math.floor(growth * lead)))
   // A sentence heard later that its first chunk (nearly) covers is decoded whole.
   if (lead > 0 && frames - first < settings.firstChunkFrames && frames <= settings.chunkFrames) return [{ start: 0, end: frames }]
   const ranges: FrameRange[] = [{ start: 0, end: Math.min(frames, first) }]
   let start = ranges[0].end
   while (start < frames) {
-    let end = Math.min(frames, start + Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, lead + start)))
+    let end = Math.min(frames, start + Math.min(settings.chunkFrames, Math.max(settings.firstChunkFrames, Math.floor(growth * (lead + start)))))
     if (frames - end < settings.firstChunkFrames && frames - start <= settings.chunkFrames) end = frames
     ranges.push({ start, end })
     start = end

@@ -222,6 +222,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
       firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
       maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes),
       growStreamChunks: scheduler === 'deadline',
+      streamChunkGrowth: integerSetting(read('TTS_STREAM_CHUNK_GROWTH'), 1, 8, DEFAULT_CHUNKING.streamChunkGrowth),
       cut: choiceSetting(read('TTS_DECODER_CUT'), ['decoder', 'flow'] as const, DEFAULT_CHUNKING.cut)
     },
     websocket: {

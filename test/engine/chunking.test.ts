@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { capPhonemes, DEFAULT_CHUNKING, planChunks, SPREAD_MARGINS, withMargin, type FrameRange } from '../../src/engine/chunking.js'
 
-const settings = { ...DEFAULT_CHUNKING, chunkFrames: 512, firstChunkFrames: 32, marginFrames: 32 }
+const settings = { ...DEFAULT_CHUNKING, chunkFrames: 512, firstChunkFrames: 32, marginFrames: 32, streamChunkGrowth: 1 }
 
 function covers (t: Test, ranges: FrameRange[], frames: number): void {
   t.equal(ranges[0].start, 0, 'starts at frame 0')
@@ -95,4 +95,16 @@ t.test('streamed with lead: a sentence heard later starts with a chunk as long a
   t.same(planChunks(300, settings, { stream: true, parallelism: 2, leadFrames: 2000 }), [{ start: 0, end: 300 }], 'seconds ahead: decoded whole')
   t.same(planChunks(120, settings, { stream: true, parallelism: 2, leadFrames: 100 }), [{ start: 0, end: 120 }], 'a remainder shorter than the first chunk joins it')
   t.equal(planChunks(2000, settings, { stream: true, parallelism: 2, leadFrames: 5000 })[0].end, settings.chunkFrames, 'never past chunkFrames')
+})
+
+t.test('streamed, growth 2 (the default): each chunk at most twice the audio before it, so fewer chunk edges', async t => {
+  const twice = { ...settings, streamChunkGrowth: DEFAULT_CHUNKING.streamChunkGrowth }
+  t.equal(twice.streamChunkGrowth, 2)
+  const plan = planChunks(1240, twice, { stream: true, parallelism: 2, leadFrames: 0 })
+  t.same(plan.map(r => r.end - r.start), [32, 64, 192, 512, 440])
+  covers(t, plan, 1240)
+  for (const range of plan.slice(1)) t.ok(range.end - range.start <= 2 * range.start, 'never longer than twice the audio before it')
+  t.same(planChunks(300, twice, { stream: true, parallelism: 2, leadFrames: 0 }).map(r => r.end - r.start), [32, 64, 204], 'a 300-frame sentence: three chunks, not five')
+  t.same(planChunks(300, settings, { stream: true, parallelism: 2, leadFrames: 0 }).map(r => r.end - r.start), [32, 32, 64, 128, 44])
+  t.equal(planChunks(1240, twice, { stream: true, parallelism: 2, leadFrames: 100 })[0].end, 200, 'a sentence heard later: twice its lead first')
 })

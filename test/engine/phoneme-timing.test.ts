@@ -37,7 +37,7 @@ t.test('every speaker: the phonemes\' frames are the sentence\'s frames', async 
   // off: two runs, the same durations).
   const settings = { ...resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, voice.config), speakerId: 7 }
   const encoding = await voice.encode(ids, settings)
-  const samples = await voice.sentenceSamples(ids, settings, { chunkFrames: 16, marginFrames: 8, firstChunkFrames: 16, maxPhonemes: 400, growStreamChunks: false, cut: 'flow' })
+  const samples = await voice.sentenceSamples(ids, settings, { chunkFrames: 16, marginFrames: 8, firstChunkFrames: 16, maxPhonemes: 400, growStreamChunks: false, streamChunkGrowth: 1, cut: 'flow' })
   t.equal(samples.length, totalFrames(voice.phonemeFrames(phonemes, encoding)?.frames ?? new Uint32Array()) * voice.hopLength)
 })
 

@@ -42,6 +42,10 @@ t.test('TTS_SCHEDULER: deadline by default with growing stream chunks; fifo keep
   const config = load({})
   t.equal(config.scheduler, 'deadline')
   t.equal(config.chunking.growStreamChunks, true)
+  t.equal(config.chunking.streamChunkGrowth, 2)
+  t.equal(load({ TTS_STREAM_CHUNK_GROWTH: '1' }).chunking.streamChunkGrowth, 1)
+  t.throws(() => load({ TTS_STREAM_CHUNK_GROWTH: '0' }),
+    { code: 'ERR_CONFIG', message: 'Expected an integer from 1 to 8 for TTS_STREAM_CHUNK_GROWTH but received "0" (string)' })
   t.equal(config.streamJitterMs, 200)
   const fifo = load({ TTS_SCHEDULER: ' fifo ', TTS_STREAM_JITTER_MS: '0' })
   t.equal(fifo.scheduler, 'fifo')
