@@ -1,0 +1,92 @@
+// npm run bench:cuts [-- --voice PATH --repeats N]
+// What each cut of a split voice puts on the serial path of a streamed
+// sentence: the encoder run (at the decoder cut it holds the flow over the
+// whole sentence), the first 32-frame chunk with its margin, and the whole
+// decode per frame, for a short, a conversational and a 45-word sentence.
+// Both cuts are loaded in one process and run alternately, one intra-op
+// thread each, at noise 0 so both make the same frames.
+
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SentenceEncoding } from '../src/engine/index.js'
+import { ensureBenchVoices } from './make-bench-voices.js'
+import { median } from '../bench/stats.js'
+
+const { values: flags } = parseArgs({
+  options: {
+    voice: { type: 'string' },
+    repeats: { type: 'string', default: '7' }
+  }
+})
+const voicePath = flags.voice ?? join(await ensureBenchVoices(), 'en_US-bench-medium.onnx')
+const repeats = Number(flags.repeats)
+if (!Number.isInteger(repeats) || repeats < 1) {
+  console.error(`Expected a positive integer for --repeats but received ${flags.repeats}`)
+  process.exit(2)
+}
+if (!existsSync(voicePath)) {
+  console.error(`No voice at ${voicePath} (pass --voice PATH to a Piper .onnx)`)
+  process.exit(2)
+}
+
+const SENTENCES: Array<[string, string]> = [
+  ['short', 'Sure, I can help with that.'],
+  ['conversational', 'Our next event starts in about twenty minutes, near the main stage, so grab a seat while you can.'],
+  ['45 words', 'The quick brown fox jumps over the lazy dog, and then the weather turned cold, so everyone went inside, ' +
+    'where a fire burned in the old stone fireplace, and the children played games until the evening came, while ' +
+    'their parents talked about the long journey ahead of them all.']
+]
+const FIRST_CHUNK = DEFAULT_CHUNKING.firstChunkFrames
+
+const session = { intraOpThreads: 1, encoderIntraOpThreads: 1 }
+const cuts = [
+  { name: 'decoder', voice: await PiperVoice.load(voicePath, { cut: 'decoder', session }) },
+  { name: 'flow', voice: await PiperVoice.load(voicePath, { cut: 'flow', session }) }
+]
+for (const { name, voice } of cuts) {
+  if (voice.mode.cut !== name) {
+    console.error(`${voicePath} cannot be loaded at the ${name} cut (${voice.mode.reason ?? voice.mode.mode})`)
+    process.exit(2)
+  }
+}
+const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, cuts[0].voice.config)
+
+interface Times { encodeMs: number, firstMs: number, wholeMs: number, frames: number }
+
+async function timed<T> (work: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now()
+  const result = await work()
+  return [result, performance.now() - start]
+}
+
+async function measure (voice: PiperVoice, text: string): Promise<Times> {
+  const { ids } = voice.phonemeIds(voice.phonemize(text)[0])
+  const margin = voice.marginFrames(DEFAULT_CHUNKING)
+  const [encoding, encodeMs] = await timed<SentenceEncoding>(async () => await voice.encode(ids, settings))
+  const first = { start: 0, end: Math.min(FIRST_CHUNK, encoding.frames) }
+  const [, firstMs] = await timed(async () => await voice.decodeChunk(encoding, first, margin))
+  const [, wholeMs] = await timed(async () => await voice.decodeChunk(encoding, { start: 0, end: encoding.frames }, margin))
+  return { encodeMs, firstMs, wholeMs, frames: encoding.frames }
+}
+
+// Warm both.
+for (const { voice } of cuts) await measure(voice, SENTENCES[0][1])
+
+console.log(`voice ${cuts[0].voice.name}, ${repeats} alternated repeats, 1 intra-op thread, noise 0, first chunk ${FIRST_CHUNK} frames`)
+console.log('sentence         frames  cut       encoder ms  first chunk ms  to first audio ms  whole decode ms/frame')
+for (const [label, text] of SENTENCES) {
+  const times = new Map(cuts.map(c => [c.name, [] as Times[]]))
+  for (let r = 0; r < repeats; r++) {
+    const order = r % 2 === 0 ? cuts : [...cuts].reverse()
+    for (const { name, voice } of order) times.get(name)?.push(await measure(voice, text))
+  }
+  for (const { name } of cuts) {
+    const runs = times.get(name) ?? []
+    const encodeMs = median(runs.map(t => t.encodeMs))
+    const firstMs = median(runs.map(t => t.firstMs))
+    const perFrame = median(runs.map(t => t.wholeMs / t.frames))
+    console.log(`${label.padEnd(16)} ${String(runs[0].frames).padStart(6)}  ${name.padEnd(8)} ${encodeMs.toFixed(1).padStart(11)} ${firstMs.toFixed(1).padStart(15)} ${(encodeMs + firstMs).toFixed(1).padStart(18)} ${perFrame.toFixed(3).padStart(22)}`)
+  }
+}
+for (const { voice } of cuts) voice.close()
