@@ -15,6 +15,9 @@ export interface ReplyResult {
   underruns: number
   underrunMs: number
   audioMs: number
+  /** The bot's first reply: all bots start within a second, so these
+   * arrive together and show the start burst, the rest the steady state. */
+  first: boolean
   /** Why the reply failed, if it did. */
   error?: string
 }
@@ -34,15 +37,15 @@ export interface BotOptions {
 export async function runBot (options: BotOptions): Promise<void> {
   // Bots start spread over a second, not in lockstep.
   await sleep(options.replies.pause(1000))
-  while (!options.stop.aborted) {
-    const result = await speakReply(options)
+  for (let first = true; !options.stop.aborted; first = false) {
+    const result = await speakReply(options, first)
     options.onReply(result)
     if (result.error !== undefined) return
     await sleep(options.replies.pause(options.maxPauseMs))
   }
 }
 
-async function speakReply (options: BotOptions): Promise<ReplyResult> {
+async function speakReply (options: BotOptions, first: boolean): Promise<ReplyResult> {
   const reply = options.replies.next()
   const start = performance.now()
   try {
@@ -56,9 +59,10 @@ async function speakReply (options: BotOptions): Promise<ReplyResult> {
       firstAudioMs,
       underruns: playback.underruns.length,
       underrunMs: playback.underruns.reduce((sum, u) => sum + u.durationMs, 0),
-      audioMs: pieces.reduce((sum, piece) => sum + piece.durationMs, 0)
+      audioMs: pieces.reduce((sum, piece) => sum + piece.durationMs, 0),
+      first
     }
   } catch (error) {
-    return { firstAudioMs: Number.NaN, underruns: 0, underrunMs: 0, audioMs: 0, error: error instanceof Error ? error.message : String(error) }
+    return { firstAudioMs: Number.NaN, underruns: 0, underrunMs: 0, audioMs: 0, first, error: error instanceof Error ? error.message : String(error) }
   }
 }

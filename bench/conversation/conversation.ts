@@ -41,6 +41,8 @@ export interface ConversationCapacity {
   scheduler: SchedulerMode
   transport: TransportName
   bots: number
+  /** The same counting only replies after each bot's first (the start burst left out). */
+  steadyBots: number
 }
 
 export interface ConversationResults {
@@ -61,6 +63,18 @@ export function capacityOf (levels: ReadonlyArray<Pick<GroupFigures, 'bots' | 'u
   let capacity = 0
   for (const level of [...levels].sort((a, b) => a.bots - b.bots)) {
     if (level.underruns > 0 || level.errors > 0 || level.replies === 0) break
+    capacity = level.bots
+  }
+  return capacity
+}
+
+/** The largest bot count with no underrun after each bot's first reply
+ * (and no failed reply), below the first that had one: the capacity once
+ * the bots, which all start within a second, are under way. */
+export function steadyCapacityOf (levels: ReadonlyArray<Pick<GroupFigures, 'bots' | 'laterUnderrunReplies' | 'laterReplies' | 'errors'>>): number {
+  let capacity = 0
+  for (const level of [...levels].sort((a, b) => a.bots - b.bots)) {
+    if (level.laterUnderrunReplies > 0 || level.errors > 0 || level.laterReplies === 0) break
     capacity = level.bots
   }
   return capacity
@@ -122,8 +136,10 @@ export async function runConversation (config: ConversationConfig, io: BenchIo):
       }
     }
   }
-  const capacity = config.schedulers.flatMap(scheduler => config.transports.map(transport =>
-    ({ scheduler, transport, bots: capacityOf(levels.filter(l => l.scheduler === scheduler && l.transport === transport)) })))
+  const capacity = config.schedulers.flatMap(scheduler => config.transports.map(transport => {
+    const group = levels.filter(l => l.scheduler === scheduler && l.transport === transport)
+    return { scheduler, transport, bots: capacityOf(group), steadyBots: steadyCapacityOf(group) }
+  }))
   const results: ConversationResults = { kind: 'conversation', machine: machineInfo(), config, ceiling, levels, capacity }
   const report = conversationReport(results)
   await writeFile(join(config.outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n')
@@ -144,7 +160,7 @@ function conversationReport (results: ConversationResults): string {
   const { ceiling, config } = results
   const rows = results.levels.map(l => [
     l.scheduler, l.transport, String(l.bots), String(l.replies), ms(l.firstAudioP50Ms), ms(l.firstAudioP95Ms),
-    `${l.underrunReplies}/${l.replies}`, String(l.underruns), num(l.underrunMs), num(l.maxUnderrunMs), num(l.audioSecondsPerSecond),
+    `${l.underrunReplies}/${l.replies}`, `${l.laterUnderrunReplies}/${l.laterReplies}`, String(l.underruns), num(l.underrunMs), num(l.maxUnderrunMs), num(l.audioSecondsPerSecond),
     ceiling === null ? '–' : num(l.audioSecondsPerSecond / ceiling.audioSecondsPerSecond), String(l.errors)
   ])
   const lines = [
@@ -154,11 +170,12 @@ function conversationReport (results: ConversationResults): string {
       `sent ${config.transports.map(t => TRANSPORT_TEXT[t]).join(', or ')}; listeners play after a ${config.jitterMs} ms jitter buffer; ` +
       `pauses of up to ${config.maxPauseMs / 1000} s; ${config.durationMs / 1000} s per level.`,
     '',
-    markdownTable(['scheduler', 'transport', 'bots', 'replies', 'first audio p50 ms', 'p95 ms', 'replies with underrun', 'underruns', 'underrun ms', 'worst reply ms', 'audio s/s', '× ceiling', 'errors']
+    markdownTable(['scheduler', 'transport', 'bots', 'replies', 'first audio p50 ms', 'p95 ms', 'replies with underrun', 'after the first reply', 'underruns', 'underrun ms', 'worst reply ms', 'audio s/s', '× ceiling', 'errors']
       .map((header, i) => ({ header, align: i < 2 ? 'left' as const : 'right' as const })), rows),
     '',
     ...results.levels.filter(l => l.firstError !== null).map(l => `${l.scheduler}, ${l.transport}, ${l.bots} bot(s): ${l.errors} replies failed, the first with "${l.firstError ?? ''}".`),
-    ...results.capacity.map(c => `Capacity with ${c.scheduler} over ${c.transport}: ${c.bots} bot(s) without an underrun.`),
+    ...results.capacity.map(c => `Capacity with ${c.scheduler} over ${c.transport}: ${c.bots} bot(s) without an underrun; ` +
+      `${c.steadyBots} without one after each bot's first reply (the bots start within one second).`),
     ceiling === null ? 'The ceiling was not measured.' : `Bare ONNX Runtime ceiling: ${num(ceiling.audioSecondsPerSecond)} audio s/s (${ceiling.workers} workers, median of ${ceiling.repeatResults.length}).`,
     ''
   ]

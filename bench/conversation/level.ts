@@ -39,6 +39,9 @@ export interface GroupFigures {
   underruns: number
   underrunMs: number
   maxUnderrunMs: number
+  /** The same after each bot's first reply (the steady state, past the start burst). */
+  laterReplies: number
+  laterUnderrunReplies: number
   /** Audio heard per wall second, every bot of the group together. */
   audioSecondsPerSecond: number
 }
@@ -58,6 +61,8 @@ export function summariseReplies (results: readonly ReplyResult[], bots: number,
     underruns: ok.reduce((sum, r) => sum + r.underruns, 0),
     underrunMs: ok.reduce((sum, r) => sum + r.underrunMs, 0),
     maxUnderrunMs: ok.reduce((most, r) => Math.max(most, r.underrunMs), 0),
+    laterReplies: ok.filter(r => !r.first).length,
+    laterUnderrunReplies: ok.filter(r => !r.first && r.underruns > 0).length,
     audioSecondsPerSecond: ok.reduce((sum, r) => sum + r.audioMs, 0) / wallMs
   }
 }

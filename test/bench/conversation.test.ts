@@ -5,7 +5,7 @@
 
 import t from 'tap'
 import { parseConversationConfig, parseFairnessConfig } from '../../bench/conversation/config.js'
-import { capacityOf } from '../../bench/conversation/conversation.js'
+import { capacityOf, steadyCapacityOf } from '../../bench/conversation/conversation.js'
 import { fairnessRatio, type FairnessRound } from '../../bench/conversation/fairness.js'
 import { summariseReplies, type GroupFigures } from '../../bench/conversation/level.js'
 import { play } from '../../bench/conversation/player.js'
@@ -85,11 +85,18 @@ t.test('capacity: the largest level below the first with an underrun or an error
   t.equal(capacityOf([figures(1, 0), figures(2, 0, 1)]), 1, 'a failed reply ends it too')
 })
 
+t.test('steady capacity: underruns in each bot\'s first reply do not count', async t => {
+  const level = (bots: number, laterUnderrunReplies: number, errors = 0) => ({ bots, laterReplies: 5, laterUnderrunReplies, errors })
+  t.equal(steadyCapacityOf([level(4, 0), level(6, 0), level(8, 1), level(10, 0)]), 6)
+  t.equal(steadyCapacityOf([level(4, 0), level(6, 0, 1)]), 4, 'a failed reply ends it too')
+  t.equal(steadyCapacityOf([{ bots: 2, laterReplies: 0, laterUnderrunReplies: 0, errors: 0 }]), 0, 'no reply after the first: nothing is known')
+})
+
 t.test('replies summed up: p95 of first audio, underrun replies, audio per second', async t => {
   const summary = summariseReplies([
-    { firstAudioMs: 100, underruns: 0, underrunMs: 0, audioMs: 2000 },
-    { firstAudioMs: 300, underruns: 2, underrunMs: 150, audioMs: 3000 },
-    { firstAudioMs: Number.NaN, underruns: 0, underrunMs: 0, audioMs: 0, error: 'POST /tts?stream=1 answered 503' }
+    { firstAudioMs: 100, underruns: 0, underrunMs: 0, audioMs: 2000, first: false },
+    { firstAudioMs: 300, underruns: 2, underrunMs: 150, audioMs: 3000, first: true },
+    { firstAudioMs: Number.NaN, underruns: 0, underrunMs: 0, audioMs: 0, first: false, error: 'POST /tts?stream=1 answered 503' }
   ], 2, 10_000)
   t.equal(summary.replies, 2)
   t.equal(summary.errors, 1)
@@ -98,6 +105,8 @@ t.test('replies summed up: p95 of first audio, underrun replies, audio per secon
   t.equal(summary.firstAudioP95Ms, 290)
   t.equal(summary.underrunReplies, 1)
   t.equal(summary.underrunMs, 150)
+  t.equal(summary.laterReplies, 1, 'the failed reply counts in neither')
+  t.equal(summary.laterUnderrunReplies, 0, 'the underrun was in a first reply')
   t.equal(summary.audioSecondsPerSecond, 0.5)
 })
 
