@@ -255,6 +255,17 @@ bool Voice::LoadSharedEncoder(const ModelParts& parts, const SessionSettings& se
   } catch (const NativeError&) {
     return false;  // The encoder as it is, which reports its own error if any.
   }
+  std::shared_ptr<Ort::Session> busy_session;
+  if (encoder_threads > 1) {
+    // Cheap: the template holds no weights, and one is shared per architecture.
+    std::string busy_key = "1/" + key.substr(key.find('/') + 1);
+    Ort::SessionOptions busy_options = MakeOptions(settings, 1);
+    try {
+      busy_session = FindOrCreateSharedEncoder(busy_key, [&] { return MakePreoptimizedSession(shape, busy_options, settings, label_, "encoder"); });
+    } catch (const NativeError&) {
+      busy_session = nullptr;  // Busy runs then use the encoder's threads.
+    }
+  }
   std::vector<std::string> inputs = InputNames(*session);
   for (const auto& weight : parts.encoder_weights) {
     if (!Contains(inputs, weight.name) || weight.name == kInputIds || weight.name == kInputLengths ||
@@ -270,6 +281,7 @@ bool Voice::LoadSharedEncoder(const ModelParts& parts, const SessionSettings& se
   }
   fed_weights_ = std::move(fed);
   encoder_ = std::move(session);
+  encoder_busy_ = std::move(busy_session);
   return true;
 }
 
@@ -308,7 +320,8 @@ std::vector<Ort::Value> Voice::RunEncoder(const InferenceRequest& request, Cance
   } else {
     outputs.push_back(kOutput);
   }
-  return Run(*encoder_, names, inputs, outputs, cancel);
+  Ort::Session& session = request.busy && encoder_busy_ != nullptr ? *encoder_busy_ : *encoder_;
+  return Run(session, names, inputs, outputs, cancel);
 }
 
 Ort::Value Voice::RunDecoder(std::vector<Ort::Value>& inputs, CancelState* cancel) {

@@ -76,6 +76,10 @@ struct InferenceRequest {
   float length_scale = 1.0f;
   float noise_w = 0.8f;
   int64_t speaker_id = 0;
+  // The cores are taken by other runs: a split voice's encoder runs on one
+  // thread (where it has a one-thread session), since a second thread would
+  // only contend with them and spend more CPU on the same work.
+  bool busy = false;
 };
 
 // A float tensor copied out of (or into) ORT: row-major data and its shape.
@@ -115,6 +119,8 @@ class Voice {
   size_t memory_bytes() const { return memory_bytes_; }
   // Whether the encoder runs on a session shared with other voices.
   bool encoder_shared() const { return !fed_weights_.empty(); }
+  // Whether a busy request's encoder runs on a one-thread session.
+  bool has_busy_encoder() const { return encoder_busy_ != nullptr; }
 
  private:
   std::vector<Ort::Value> RunEncoder(const InferenceRequest& request, CancelState* cancel);
@@ -127,6 +133,9 @@ class Voice {
                          const Ort::SessionOptions& options);
 
   std::shared_ptr<Ort::Session> encoder_;  // the whole model in whole mode
+  // A shared encoder's one-thread twin (same template, same fed weights),
+  // when the encoder has more threads than one; see InferenceRequest::busy.
+  std::shared_ptr<Ort::Session> encoder_busy_;
   std::unique_ptr<Ort::Session> decoder_;
   std::vector<std::string> boundary_;
   std::string durations_;

@@ -367,6 +367,7 @@ Napi::Function VoiceWrap::Define(Napi::Env env) {
                       InstanceAccessor<&VoiceWrap::Split>("split"),
                       InstanceAccessor<&VoiceWrap::MemoryBytes>("memoryBytes"),
                       InstanceAccessor<&VoiceWrap::EncoderShared>("encoderShared"),
+                      InstanceAccessor<&VoiceWrap::HasBusyEncoder>("hasBusyEncoder"),
                       InstanceAccessor<&VoiceWrap::SplitInfo>("splitInfo")});
 }
 
@@ -389,6 +390,7 @@ VoiceWrap::VoiceWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VoiceWra
     memory_bytes_ = static_cast<double>(voice_->memory_bytes());
     split_info_ = voice_->split_info();
     encoder_shared_ = voice_->encoder_shared();
+    has_busy_encoder_ = voice_->has_busy_encoder();
   });
 }
 
@@ -465,8 +467,13 @@ Napi::Value VoiceWrap::Infer(const Napi::CallbackInfo& info) {
 Napi::Value VoiceWrap::Encode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return Guarded(env, [&]() -> Napi::Value {
-    InferenceRequest request = RequestArguments(info, "encode(ids: BigInt64Array, noiseScale, lengthScale, noiseW, speakerId, token?)");
+    const char* usage = "encode(ids: BigInt64Array, noiseScale, lengthScale, noiseW, speakerId, token?, busy?: boolean)";
+    InferenceRequest request = RequestArguments(info, usage);
     std::shared_ptr<CancelState> cancel = CancelStateArgument(info, 5);
+    if (info.Length() > 6 && !info[6].IsUndefined()) {
+      if (!info[6].IsBoolean()) throw Napi::TypeError::New(env, usage);
+      request.busy = info[6].As<Napi::Boolean>().Value();
+    }
     if (!voice_) return Rejected(env, kErrClosed, "The voice has been closed");
     auto* worker = new EncodeWorker(env, voice_, std::move(request), std::move(cancel));
     Napi::Promise promise = worker->Promise();
@@ -511,6 +518,10 @@ Napi::Value VoiceWrap::MemoryBytes(const Napi::CallbackInfo& info) {
 
 Napi::Value VoiceWrap::EncoderShared(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), encoder_shared_);
+}
+
+Napi::Value VoiceWrap::HasBusyEncoder(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), has_busy_encoder_);
 }
 
 Napi::Value VoiceWrap::SplitInfo(const Napi::CallbackInfo& info) {

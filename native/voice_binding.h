@@ -62,6 +62,7 @@ class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
   Napi::Value Split(const Napi::CallbackInfo& info);
   Napi::Value MemoryBytes(const Napi::CallbackInfo& info);
   Napi::Value EncoderShared(const Napi::CallbackInfo& info);
+  Napi::Value HasBusyEncoder(const Napi::CallbackInfo& info);
   Napi::Value SplitInfo(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Voice> voice_;
@@ -70,6 +71,7 @@ class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
   double memory_bytes_ = 0;
   std::string split_info_;
   bool encoder_shared_ = false;
+  bool has_busy_encoder_ = false;
 };
 
 }  // namespace chorus

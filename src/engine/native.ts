@@ -41,8 +41,10 @@ export interface NativeTaskTimes {
 export interface NativeVoice {
   infer (ids: BigInt64Array, noiseScale: number, lengthScale: number, noiseW: number,
     speakerId: number, token?: NativeCancelToken): Promise<Float32Array>
+  /** `busy`: the cores are taken by other runs, so the encoder runs on one
+   * thread where the voice has a one-thread session (hasBusyEncoder). */
   encode (ids: BigInt64Array, noiseScale: number, lengthScale: number, noiseW: number,
-    speakerId: number, token?: NativeCancelToken): Promise<NativeEncoding>
+    speakerId: number, token?: NativeCancelToken, busy?: boolean): Promise<NativeEncoding>
   decode (latent: NativeTensor, side: NativeTensor[], token?: NativeCancelToken): Promise<Float32Array>
   close (): void
   readonly hasSpeakerInput: boolean
@@ -54,6 +56,9 @@ export interface NativeVoice {
   readonly splitInfo: string
   /** Its encoder runs on a session shared with the voices of the same template. */
   readonly encoderShared: boolean
+  /** A busy encode runs on a one-thread twin of its shared encoder (the
+   * encoder has more threads than one and is shared). */
+  readonly hasBusyEncoder: boolean
 }
 
 export type NativeModelParts = { whole: Uint8Array } | {

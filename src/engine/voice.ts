@@ -172,6 +172,11 @@ export class PiperVoice {
     return this.session.encoderShared
   }
 
+  /** A busy encode runs on one thread (the encoder has more, and is shared). */
+  get hasBusyEncoder (): boolean {
+    return this.session.hasBusyEncoder
+  }
+
   /** The first run of a session allocates and plans; do it before real work. */
   private async warmUp (): Promise<void> {
     const { ids } = this.phonemeIds(Uint32Array.from('ə.', c => c.codePointAt(0) as number))
@@ -212,10 +217,11 @@ export class PiperVoice {
       this.session.infer(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, this.speakerId(settings), token))
   }
 
-  /** Split voices: the latent of one sentence. */
-  async encode (ids: BigInt64Array, settings: SynthesisConfig, signal?: AbortSignal): Promise<SentenceEncoding> {
+  /** Split voices: the latent of one sentence. `busy`: other runs hold the
+   * cores, so the encoder takes one thread (same result; see hasBusyEncoder). */
+  async encode (ids: BigInt64Array, settings: SynthesisConfig, signal?: AbortSignal, busy = false): Promise<SentenceEncoding> {
     const { latent, side, durations } = await this.call(signal, token =>
-      this.session.encode(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, this.speakerId(settings), token))
+      this.session.encode(ids, settings.noiseScale, settings.lengthScale, settings.noiseW, this.speakerId(settings), token, busy))
     const [, channels, frames] = latent.shape
     const framed = side.slice(0, this.info.framed).map(tensor => {
       // Checked on every sentence: a cut that misjudged a tensor's frame axis

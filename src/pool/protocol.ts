@@ -34,6 +34,8 @@ export interface SentenceTask extends Cancellable {
   stream: boolean
   /** Workers of this voice: a long sentence is cut into at least this many chunks. */
   parallelism: number
+  /** Other inferences hold the cores as it starts: its encoder runs on one thread (encoderBusy). */
+  busy: boolean
   /** Streamed: the audio its listener still has to hear before this
    * sentence, in ms (0: due now), read as the task starts; it sets the
    * first chunk's size (planChunks). */

@@ -53,6 +53,16 @@ export function decoderSpread (state: { workers: number, waiting: number, freeSl
   return Math.max(1, Math.min(state.workers, 1 + state.freeSlots))
 }
 
+/** Whether a sentence's encoder, run with `encoderThreads` while `running`
+ * inferences (its own included) hold `limit` slots, would contend with the
+ * others for the cores: its extra threads then spend more CPU on the same
+ * work (a quarter more with two; npm run bench:encoder-threads), so it runs
+ * on one. Idle, it keeps its threads: a long sentence's first audio waits
+ * for its encoder run. */
+export function encoderBusy (state: { running: number, limit: number, encoderThreads: number }): boolean {
+  return state.encoderThreads > 1 && state.running + state.encoderThreads - 1 > state.limit
+}
+
 export class VoicePool {
   private readonly piscina: Piscina
   private running = 0
@@ -167,7 +177,7 @@ export class VoicePool {
   async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, ticket: Ticket, signal: AbortSignal): Promise<SentenceResult> {
     const count = phonemes.length
     const result = await this.run<SentenceResult>(signal, ticket, port => ({
-      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), leadMs: stream ? Math.max(leadMs(ticket.due, this.options.gate.now()), ticket.due.aheadMs?.() ?? 0) : 0, ...port },
+      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), busy: this.encoderBusy(), leadMs: stream ? Math.max(leadMs(ticket.due, this.options.gate.now()), ticket.due.aheadMs?.() ?? 0) : 0, ...port },
       transfer: [phonemes.buffer as ArrayBuffer]
     }))
     this.observeLength(count, result.totalSamples, settings.lengthScale)
@@ -180,6 +190,11 @@ export class VoicePool {
       task: { kind: 'decode', chunk, ...port },
       transfer: frameAlignedArrays(chunk).map(a => a.buffer as ArrayBuffer)
     }))
+  }
+
+  private encoderBusy (): boolean {
+    const gate = this.options.gate
+    return encoderBusy({ running: gate.running, limit: gate.limit, encoderThreads: this.options.onnxEncoderThreads })
   }
 
   private spareParallelism (): number {

@@ -65,7 +65,7 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
       const samples = await voice.infer(ids, task.settings, signal)
       return move({ samples, chunks: [], totalSamples: samples.length, missingPhonemes: missing, worker: threadId }, transferList([samples]))
     }
-    const encoding = await voice.encode(ids, task.settings, signal)
+    const encoding = await voice.encode(ids, task.settings, signal, task.busy)
     const frames = voice.phonemeFrames(task.phonemes, encoding)
     const timing = frames === undefined ? {} : { timing: { ...frames, hopLength: voice.hopLength } }
     const timingArrays = frames === undefined ? [] : [frames.phonemes, frames.frames]

@@ -58,3 +58,20 @@ t.test('shareEncoder must be a boolean', async t => {
   const model = await testModel('en_US-vits-medium')
   await t.rejects(PiperVoice.load(model, { session: { shareEncoder: 1 as unknown as boolean } }), /shareEncoder must be a boolean/)
 })
+
+t.test('a shared encoder with two threads has a one-thread twin for busy runs: the same latent', async t => {
+  const [model, single] = await benchCopies(t, ['voice-e', 'voice-f'], { shrink: 4 })
+  const two = await PiperVoice.load(model, { session: { intraOpThreads: 1, encoderIntraOpThreads: 2 } })
+  t.teardown(() => two.close())
+  const one = await PiperVoice.load(single, { session: { intraOpThreads: 1, encoderIntraOpThreads: 1 } })
+  t.teardown(() => one.close())
+  t.ok(two.hasBusyEncoder, 'two threads: a one-thread twin for busy runs')
+  t.notOk(one.hasBusyEncoder, 'one thread already: no twin')
+  const { ids } = two.phonemeIds(two.phonemize('Busy or idle, the encoder computes the same latent.')[0])
+  const settings = { ...two.config.inference, noiseScale: 0, noiseW: 0, speakerId: 0, sentenceSilence: 0 }
+  const idle = await two.encode(ids, settings)
+  const busy = await two.encode(ids, settings, undefined, true)
+  t.equal(busy.frames, idle.frames)
+  t.same(busy.durations, idle.durations, 'the same durations')
+  t.ok(busy.latent.every((v, i) => Math.abs(v - idle.latent[i]) <= 1e-4 * Math.max(1, Math.abs(idle.latent[i]))), 'the same latent (to float rounding across thread counts)')
+})
