@@ -17,7 +17,7 @@
 // A whole answer: as if a listener had started at its arrival, so it is due
 // at arrival plus the audio made for it so far (see schedule.ts).
 
-import type { Due } from './schedule.js'
+import { NEW_ANSWER_WAIT_MS, PROTECT_LEAD_MS, type Due } from './schedule.js'
 
 /** How far ahead of need a task starts: the audio its listener still has to
  * hear before this task's first sample, in ms (0 when due or late). */
@@ -68,6 +68,21 @@ export class AnswerClock implements Due {
 
   lead (): number {
     return leadMs(this, this.now())
+  }
+
+  /** Goes ahead of new answers' first audio (schedule.ts): a stream whose
+   * listener is hearing its reply (this answer or one before it in its
+   * queue) and will run dry within PROTECT_LEAD_MS, or a new answer that
+   * has waited NEW_ANSWER_WAIT_MS for its first audio. */
+  urgent (): boolean {
+    if (!this.streamed) return false
+    if (this.hearing()) return this.lead() < PROTECT_LEAD_MS
+    return this.now() - this.arrival >= NEW_ANSWER_WAIT_MS
+  }
+
+  /** A listener is hearing this answer, or one before it in its queue. */
+  private hearing (): boolean {
+    return this.firstSent !== undefined || this.afterEnd !== undefined || (this.after?.hearing() ?? false)
   }
 
   /** Audio its listener has still to hear before this answer's first sample

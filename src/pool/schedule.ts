@@ -13,6 +13,8 @@
 //   when its listener runs out of what was sent; a new answer's first audio
 //   is due at its arrival, which puts it ahead of every stream with audio
 //   still buffered (it is not starved) but behind one already running dry.
+//   Except that a reply being heard that runs dry within PROTECT_LEAD_MS is
+//   urgent and goes ahead of new answers (see there).
 // - Whole answers keep today's order among themselves (request, sentence,
 //   chunk: the oldest first). Against streams, the oldest whole answer
 //   competes by a deadline too: its arrival plus the audio made for it so
@@ -39,7 +41,21 @@ export interface Due {
   lead?: () => number
   /** Audio ahead of it in its listener's queue not yet handed on, in ms. */
   aheadMs?: () => number
+  /** Streams: goes ahead of new answers' first audio (see PROTECT_LEAD_MS). */
+  urgent?: () => boolean
 }
+
+/**
+ * A stream whose listener is already hearing its reply and will run dry
+ * within this long goes ahead of every new answer's first audio, whatever
+ * their deadlines. A new answer is due at its arrival, so by deadline alone
+ * a burst of new answers (bots that start talking together) took every slot
+ * in turn while the streams that had just started ran dry: a gap is heard,
+ * a later start is not. A new answer that has waited NEW_ANSWER_WAIT_MS for
+ * its first audio is urgent too, so none waits without bound.
+ */
+export const PROTECT_LEAD_MS = 500
+export const NEW_ANSWER_WAIT_MS = 1500
 
 /**
  * A stream's task whose audio is not due for this long is background work:
@@ -202,18 +218,27 @@ export class Schedule<T> {
     return { entry, queue, tenant: best }
   }
 
-  /** A tenant's next task: earliest deadline among its streams and its oldest whole answer's task. */
+  /** A tenant's next task: among its streams the urgent ones first, then
+   * the earliest deadline; that against its oldest whole answer's task by deadline. */
   private first (tenant: TenantQueue): Entry<unknown> {
-    let best: Entry<unknown> | undefined = tenant.wholes[0]
-    let bestDue = best === undefined || this.mode === 'fifo' ? 0 : best.ticket.due.deadline()
+    let stream: Entry<unknown> | undefined
+    let streamUrgent = false
+    let streamDue = 0
     for (const entry of tenant.streams) {
+      const urgent = entry.ticket.due.urgent?.() ?? false
       const due = entry.ticket.due.deadline()
-      if (best === undefined || due < bestDue || (due === bestDue && before(entry.ticket.order, best.ticket.order))) {
-        best = entry
-        bestDue = due
+      if (stream === undefined || (urgent && !streamUrgent) ||
+        (urgent === streamUrgent && (due < streamDue || (due === streamDue && before(entry.ticket.order, stream.ticket.order))))) {
+        stream = entry
+        streamUrgent = urgent
+        streamDue = due
       }
     }
-    return best as Entry<unknown>
+    const whole = tenant.wholes[0]
+    if (stream === undefined) return whole
+    if (whole === undefined || this.mode === 'fifo') return stream
+    const wholeDue = whole.ticket.due.deadline()
+    return streamDue < wholeDue || (streamDue === wholeDue && before(stream.ticket.order, whole.ticket.order)) ? stream : whole
   }
 
   /** A tenant with nothing waiting and no use beyond the others' is dropped

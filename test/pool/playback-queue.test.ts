@@ -4,7 +4,7 @@
 // own arrival (schedule-clock.ts). Time is an injected clock.
 
 import t from 'tap'
-import { Schedule, type Ticket } from '../../src/pool/schedule.js'
+import { NEW_ANSWER_WAIT_MS, PROTECT_LEAD_MS, Schedule, type Ticket } from '../../src/pool/schedule.js'
 import { AnswerClock, leadMs, PlaybackQueue } from '../../src/pool/schedule-clock.js'
 import { ANONYMOUS } from '../../src/pool/tenant.js'
 
@@ -51,14 +51,50 @@ t.test('a sentence heard later waits behind the one being heard', async t => {
   const queue = new PlaybackQueue()
   const first = queue.next(time.now, true, RATE, JITTER)
   const second = queue.next(time.now, true, RATE, JITTER)
-  first.advance(300) // heard from 200; runs dry at 500
+  first.advance(1000) // heard from 200; runs dry at 1200
   time.set(250)
   const other = new AnswerClock(time.now, true, RATE, JITTER) // a new answer: due at 250
   const schedule = new Schedule<string>('deadline')
   schedule.add('second, first chunk', ticket(1, second))
   schedule.add('first, next chunk', ticket(0, first))
   schedule.add('a new answer', ticket(2, other))
-  t.same([schedule.take(), schedule.take(), schedule.take()], ['a new answer', 'first, next chunk', 'second, first chunk'])
+  t.same([schedule.take(), schedule.take(), schedule.take()], ['a new answer', 'first, next chunk', 'second, first chunk'],
+    'with 950 ms still to hear, the new answer\'s first audio goes first')
+})
+
+t.test('a reply being heard that runs dry within PROTECT_LEAD_MS goes ahead of new answers', async t => {
+  const time = fakeTime()
+  const queue = new PlaybackQueue()
+  const first = queue.next(time.now, true, RATE, JITTER)
+  const second = queue.next(time.now, true, RATE, JITTER)
+  first.advance(300) // heard from 200; runs dry at 500
+  time.set(250)
+  const other = new AnswerClock(time.now, true, RATE, JITTER) // a new answer: due at 250
+  t.ok(first.urgent(), 'its listener runs dry in 250 ms')
+  t.ok(second.urgent(), 'the sentence after it is heard at 500 too')
+  t.notOk(other.urgent(), 'a new answer has not waited long')
+  const schedule = new Schedule<string>('deadline')
+  schedule.add('second, first chunk', ticket(1, second))
+  schedule.add('first, next chunk', ticket(0, first))
+  schedule.add('a new answer', ticket(2, other))
+  t.same([schedule.take(), schedule.take(), schedule.take()], ['first, next chunk', 'second, first chunk', 'a new answer'])
+  time.set(250 + NEW_ANSWER_WAIT_MS)
+  t.ok(other.urgent(), `after ${NEW_ANSWER_WAIT_MS} ms a new answer is urgent too, and its early deadline counts again`)
+  t.notOk(new AnswerClock(time.now, false, RATE, JITTER).urgent(), 'a whole answer never is')
+})
+
+t.test('before anyone hears a reply, its sentences are not urgent', async t => {
+  const time = fakeTime()
+  const queue = new PlaybackQueue()
+  const first = queue.next(time.now, true, RATE, JITTER)
+  const second = queue.next(time.now, true, RATE, JITTER)
+  t.notOk(first.urgent())
+  t.notOk(second.urgent())
+  first.advance(100)
+  t.ok(second.urgent(), 'once the first is heard, the second runs dry with it')
+  time.set(100 + PROTECT_LEAD_MS)
+  first.advance(5000)
+  t.notOk(second.urgent(), `more than ${PROTECT_LEAD_MS} ms ahead: not yet`)
 })
 
 t.test('without a queue, a stream is dated from its own arrival as before', async t => {
