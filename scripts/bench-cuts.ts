@@ -6,29 +6,11 @@
 // Both cuts are loaded in one process and run alternately, one intra-op
 // thread each, at noise 0 so both make the same frames.
 
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SentenceEncoding } from '../src/engine/index.js'
-import { ensureBenchVoices } from './make-bench-voices.js'
 import { median } from '../bench/stats.js'
+import { benchVoiceArgs } from './bench-voice-args.js'
 
-const { values: flags } = parseArgs({
-  options: {
-    voice: { type: 'string' },
-    repeats: { type: 'string', default: '7' }
-  }
-})
-const voicePath = flags.voice ?? join(await ensureBenchVoices(), 'en_US-bench-medium.onnx')
-const repeats = Number(flags.repeats)
-if (!Number.isInteger(repeats) || repeats < 1) {
-  console.error(`Expected a positive integer for --repeats but received ${flags.repeats}`)
-  process.exit(2)
-}
-if (!existsSync(voicePath)) {
-  console.error(`No voice at ${voicePath} (pass --voice PATH to a Piper .onnx)`)
-  process.exit(2)
-}
+const { voicePath, repeats } = await benchVoiceArgs(7)
 
 const SENTENCES: Array<[string, string]> = [
   ['short', 'Sure, I can help with that.'],

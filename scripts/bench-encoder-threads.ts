@@ -5,29 +5,11 @@
 // with the other workers' runs). The same voice is loaded twice in one
 // process, once per thread count, and the two are alternated.
 
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { PiperVoice, resolveSynthesisConfig } from '../src/engine/index.js'
-import { ensureBenchVoices } from './make-bench-voices.js'
 import { median } from '../bench/stats.js'
+import { benchVoiceArgs } from './bench-voice-args.js'
 
-const { values: flags } = parseArgs({
-  options: {
-    voice: { type: 'string' },
-    repeats: { type: 'string', default: '9' }
-  }
-})
-const voicePath = flags.voice ?? join(await ensureBenchVoices(), 'en_US-bench-medium.onnx')
-const repeats = Number(flags.repeats)
-if (!Number.isInteger(repeats) || repeats < 1) {
-  console.error(`Expected a positive integer for --repeats but received ${flags.repeats}`)
-  process.exit(2)
-}
-if (!existsSync(voicePath)) {
-  console.error(`No voice at ${voicePath} (pass --voice PATH to a Piper .onnx)`)
-  process.exit(2)
-}
+const { voicePath, repeats } = await benchVoiceArgs(9)
 
 const TEXTS = [
   'Sure, I can help with that.',

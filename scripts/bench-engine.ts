@@ -4,31 +4,12 @@
 // thread settings, interleaved in one run so machine noise hits both alike.
 // Prints per-sentence medians and the median of the per-sentence ratios.
 
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import * as ort from 'onnxruntime-node'
 import { floatToPcm16, PiperVoice, resolveSynthesisConfig } from '../src/engine/index.js'
-import { ensureBenchVoices } from './make-bench-voices.js'
 import { median } from '../bench/stats.js'
+import { benchVoiceArgs } from './bench-voice-args.js'
 
-const { values: flags } = parseArgs({
-  options: {
-    voice: { type: 'string' },
-    repeats: { type: 'string', default: '7' }
-  }
-})
-// Without --voice, the project's own stand-in (generated on first use).
-const voicePath = flags.voice ?? join(await ensureBenchVoices(), 'en_US-bench-medium.onnx')
-const repeats = Number(flags.repeats)
-if (!Number.isInteger(repeats) || repeats < 1) {
-  console.error(`Expected a positive integer for --repeats but received ${flags.repeats}`)
-  process.exit(2)
-}
-if (!existsSync(voicePath)) {
-  console.error(`No voice at ${voicePath} (pass --voice PATH to a Piper .onnx)`)
-  process.exit(2)
-}
+const { voicePath, repeats } = await benchVoiceArgs(7)
 
 const SENTENCES = [
   'Hello there!',
