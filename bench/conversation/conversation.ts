@@ -58,26 +58,26 @@ export function note (io: BenchIo, enabled: boolean, message: string): void {
   if (enabled) io.stderr.write(`${message}\n`)
 }
 
-/** The largest bot count whose level had no underrun and no failed reply, below the first that had one. */
-export function capacityOf (levels: ReadonlyArray<Pick<GroupFigures, 'bots' | 'underruns' | 'errors' | 'replies'>>): number {
+/** The largest bot count below the first level that `fails` (0: none), levels in any order. */
+function largestPassing<L extends { bots: number }> (levels: readonly L[], fails: (level: L) => boolean): number {
   let capacity = 0
   for (const level of [...levels].sort((a, b) => a.bots - b.bots)) {
-    if (level.underruns > 0 || level.errors > 0 || level.replies === 0) break
+    if (fails(level)) break
     capacity = level.bots
   }
   return capacity
+}
+
+/** The largest bot count whose level had no underrun and no failed reply, below the first that had one. */
+export function capacityOf (levels: ReadonlyArray<Pick<GroupFigures, 'bots' | 'underruns' | 'errors' | 'replies'>>): number {
+  return largestPassing(levels, level => level.underruns > 0 || level.errors > 0 || level.replies === 0)
 }
 
 /** The largest bot count with no underrun after each bot's first reply
  * (and no failed reply), below the first that had one: the capacity once
  * the bots, which all start within a second, are under way. */
 export function steadyCapacityOf (levels: ReadonlyArray<Pick<GroupFigures, 'bots' | 'laterUnderrunReplies' | 'laterReplies' | 'errors'>>): number {
-  let capacity = 0
-  for (const level of [...levels].sort((a, b) => a.bots - b.bots)) {
-    if (level.laterUnderrunReplies > 0 || level.errors > 0 || level.laterReplies === 0) break
-    capacity = level.bots
-  }
-  return capacity
+  return largestPassing(levels, level => level.laterUnderrunReplies > 0 || level.errors > 0 || level.laterReplies === 0)
 }
 
 /** The voice's own sample rate, as GET /voices tells it: stream-input asks for PCM at it. */
