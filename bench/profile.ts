@@ -233,7 +233,7 @@ function summarise (config: ProfileConfig, ceilings: Array<{ run: ThroughputRun,
   const busy = saturations.map(s => [...s.cpu.values()].reduce((a, b) => a + b, 0) / s.wallSeconds / CORES)
   const perRequest = (value: (s: Stages) => number) => median(saturations.map(s => s.stages.requests > 0 ? value(s.stages) / s.stages.requests : 0))
   const task = (s: Stages, name: string, clock: 'wall' | 'cpu') => s.tasks.get(name)?.[clock] ?? 0
-  const inference = (s: Stages) => task(s, 'chorus:encode', 'wall') + task(s, 'chorus:decode', 'wall') + task(s, 'chorus:infer', 'wall')
+  const inference = (s: Stages) => ['chorus:encode', 'chorus:flow', 'chorus:decode', 'chorus:infer'].reduce((sum, name) => sum + task(s, name, 'wall'), 0)
   return {
     label: config.label,
     date: new Date().toISOString(),
@@ -254,6 +254,7 @@ function summarise (config: ProfileConfig, ceilings: Array<{ run: ThroughputRun,
         'phonemize (espeak-ng, libuv pool)': perRequest(s => task(s, 'chorus:phonemize', 'wall')),
         'waiting for an inference slot (sum over sentences)': perRequest(s => s.waitSeconds),
         'encoder runs': perRequest(s => task(s, 'chorus:encode', 'wall')),
+        'flow runs (staged cut)': perRequest(s => task(s, 'chorus:flow', 'wall')),
         'decoder chunks': perRequest(s => task(s, 'chorus:decode', 'wall')),
         'whole-graph runs': perRequest(s => task(s, 'chorus:infer', 'wall')),
         'slot held around its run (hand-off to a worker and back)': perRequest(s => s.slotSeconds - inference(s)),

@@ -166,6 +166,16 @@ Ort::Value WrapTensor(FloatTensor& tensor) {
                                          tensor.shape.size());
 }
 
+// A tensor over another's data (float, as every boundary tensor is): the
+// same input fed to two sessions without a copy or a move.
+Ort::Value ViewOf(Ort::Value& value) {
+  auto info = value.GetTensorTypeAndShapeInfo();
+  std::vector<int64_t> shape = info.GetShape();
+  Ort::MemoryInfo memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
+  return Ort::Value::CreateTensor<float>(memory, value.GetTensorMutableData<float>(), info.GetElementCount(),
+                                         shape.data(), shape.size());
+}
+
 FloatTensor CopyTensor(Ort::Value& value) {
   auto info = value.GetTensorTypeAndShapeInfo();
   FloatTensor tensor;
@@ -178,7 +188,11 @@ FloatTensor CopyTensor(Ort::Value& value) {
 }  // namespace
 
 Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::string label)
-    : label_(std::move(label)), boundary_(parts.boundary), durations_(parts.durations), split_info_(parts.split_info) {
+    : label_(std::move(label)),
+      flow_output_(parts.flow_output),
+      boundary_(parts.boundary),
+      durations_(parts.durations),
+      split_info_(parts.split_info) {
   Ort::SessionOptions options = MakeOptions(settings, settings.intra_op_threads);
   {
     std::lock_guard<std::mutex> lock(g_load_mutex);
@@ -192,12 +206,14 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
         encoder_ = MakePreoptimizedSession(parts.encoder, encoder_options, settings, label_, "encoder");
       }
       decoder_ = MakeSession(parts.decoder, options, label_, "decoder");
+      if (parts.flow.data != nullptr) flow_ = MakeSession(parts.flow, options, label_, "flow");
     }
     size_t after = HeapInUse();
     // The heap is the process's: a JS buffer freed meanwhile on another
     // thread can hide part of the growth, but the sessions hold at least the
     // weights they were given.
-    size_t given = parts.whole.size + (encoder_shared() ? weights_.size() * sizeof(float) : parts.encoder.size) + parts.decoder.size;
+    size_t given = parts.whole.size + (encoder_shared() ? weights_.size() * sizeof(float) : parts.encoder.size) +
+                   parts.decoder.size + parts.flow.size;
     memory_bytes_ = std::max(after > before ? after - before : 0, given);
   }
 
@@ -218,8 +234,20 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
     throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split did not produce Piper's output");
   }
   for (const auto& name : boundary_) {
-    if (!Contains(OutputNames(*encoder_), name) || !Contains(InputNames(*decoder_), name)) {
-      throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split lost tensor " + name);
+    if (!Contains(OutputNames(*encoder_), name) || !Contains(InputNames(staged() ? *flow_ : *decoder_), name)) {
+      // Staged: the flow may leave the speaker's tensors to the decoder.
+      bool side_of_staged = staged() && name != boundary_.front() && Contains(InputNames(*decoder_), name);
+      if (!side_of_staged) throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split lost tensor " + name);
+    }
+  }
+  if (staged()) {
+    if (!Contains(OutputNames(*flow_), flow_output_) || !Contains(InputNames(*decoder_), flow_output_)) {
+      throw NativeError(kErrOrt, "Model " + label_ + ": the staged split lost the flow's output " + flow_output_);
+    }
+    for (const auto& name : InputNames(*decoder_)) {
+      if (name != flow_output_ && !Contains(boundary_, name)) {
+        throw NativeError(kErrOrt, "Model " + label_ + ": the staged decoder takes " + name + ", which the encoder does not make");
+      }
     }
   }
   if (has_durations() && !Contains(OutputNames(*encoder_), durations_)) {
@@ -324,11 +352,18 @@ std::vector<Ort::Value> Voice::RunEncoder(const InferenceRequest& request, Cance
   return Run(session, names, inputs, outputs, cancel);
 }
 
-Ort::Value Voice::RunDecoder(std::vector<Ort::Value>& inputs, CancelState* cancel) {
-  std::vector<const char*> names;
-  for (const auto& name : boundary_) names.push_back(name.c_str());
-  std::vector<const char*> outputs{kOutput};
-  return std::move(Run(*decoder_, names, inputs, outputs, cancel).front());
+Ort::Value Voice::RunTaking(Ort::Session& session, const std::vector<std::string>& names,
+                            std::vector<Ort::Value>& values, const char* output, CancelState* cancel) {
+  std::vector<std::string> taken = InputNames(session);
+  std::vector<const char*> input_names;
+  std::vector<Ort::Value> inputs;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!Contains(taken, names[i])) continue;
+    input_names.push_back(names[i].c_str());
+    inputs.push_back(ViewOf(values[i]));
+  }
+  std::vector<const char*> outputs{output};
+  return std::move(Run(session, input_names, inputs, outputs, cancel).front());
 }
 
 Ort::Value Voice::Infer(const InferenceRequest& request, CancelState* cancel) {
@@ -336,7 +371,12 @@ Ort::Value Voice::Infer(const InferenceRequest& request, CancelState* cancel) {
   if (!split()) return std::move(encoded.front());
   // The decoder takes the boundary only.
   if (has_durations()) encoded.pop_back();
-  return RunDecoder(encoded, cancel);
+  if (!staged()) return RunTaking(*decoder_, boundary_, encoded, kOutput, cancel);
+  // The flow's output takes the latent's place; the speaker's tensors stay.
+  std::vector<std::string> names = boundary_;
+  names.front() = flow_output_;
+  encoded.front() = RunTaking(*flow_, boundary_, encoded, flow_output_.c_str(), cancel);
+  return RunTaking(*decoder_, names, encoded, kOutput, cancel);
 }
 
 std::vector<FloatTensor> Voice::Encode(const InferenceRequest& request, CancelState* cancel) {
@@ -349,14 +389,30 @@ std::vector<FloatTensor> Voice::Encode(const InferenceRequest& request, CancelSt
 
 Ort::Value Voice::Decode(FloatTensor& latent, std::vector<FloatTensor>& side, CancelState* cancel) {
   if (!split()) throw NativeError(kErrInvalidArgument, "Model " + label_ + " runs whole: it has no decoder");
-  if (side.size() + 1 != boundary_.size()) {
+  if (staged() ? side.size() >= boundary_.size() : side.size() + 1 != boundary_.size()) {
     throw NativeError(kErrInvalidArgument, "The decoder of " + label_ + " takes " + std::to_string(boundary_.size()) +
                                                " tensors");
   }
   std::vector<Ort::Value> inputs;
   inputs.push_back(WrapTensor(latent));
   for (auto& tensor : side) inputs.push_back(WrapTensor(tensor));
-  return RunDecoder(inputs, cancel);
+  if (!staged()) return RunTaking(*decoder_, boundary_, inputs, kOutput, cancel);
+  // The side tensors are the boundary's last ones.
+  std::vector<std::string> names{flow_output_};
+  names.insert(names.end(), boundary_.end() - static_cast<std::ptrdiff_t>(side.size()), boundary_.end());
+  return RunTaking(*decoder_, names, inputs, kOutput, cancel);
+}
+
+Ort::Value Voice::Flow(FloatTensor& latent, std::vector<FloatTensor>& side, CancelState* cancel) {
+  if (!staged()) throw NativeError(kErrInvalidArgument, "Model " + label_ + " has no flow of its own");
+  if (side.size() + 1 != boundary_.size()) {
+    throw NativeError(kErrInvalidArgument, "The flow of " + label_ + " takes " + std::to_string(boundary_.size()) +
+                                               " tensors");
+  }
+  std::vector<Ort::Value> inputs;
+  inputs.push_back(WrapTensor(latent));
+  for (auto& tensor : side) inputs.push_back(WrapTensor(tensor));
+  return RunTaking(*flow_, boundary_, inputs, flow_output_.c_str(), cancel);
 }
 
 }  // namespace chorus

@@ -53,7 +53,12 @@ struct ModelParts {
   ModelBytes whole;
   ModelBytes encoder;
   ModelBytes decoder;
-  // Split mode: the encoder's outputs that the decoder takes, latent first.
+  // Staged split, optional: the flow between encoder and decoder (the
+  // boundary → flow_output, the decoder's latent), run by Flow().
+  ModelBytes flow;
+  std::string flow_output;
+  // Split mode: the encoder's outputs that the decoder (the flow, when
+  // staged) takes, latent first.
   std::vector<std::string> boundary;
   // Split mode, optional: the encoder's output holding each phoneme id's
   // length in frames (Piper's Ceil node), requested after the boundary so
@@ -107,10 +112,18 @@ class Voice {
   std::vector<FloatTensor> Encode(const InferenceRequest& request, CancelState* cancel);
 
   // Split mode only: audio for a latent (or a chunk of one) and the side
-  // tensors Encode returned. Thread safety: as Infer.
+  // tensors Encode returned. Staged: the latent is the flow's output, and
+  // `side` the boundary's last tensors (those without a frame axis); the
+  // decoder is fed the ones it takes. Thread safety: as Infer.
   Ort::Value Decode(FloatTensor& latent, std::vector<FloatTensor>& side, CancelState* cancel);
 
+  // Staged only: the flow over a window of the boundary (latent, then every
+  // other boundary tensor as Encode returned them): the decoder's latent for
+  // that window. Thread safety: as Infer.
+  Ort::Value Flow(FloatTensor& latent, std::vector<FloatTensor>& side, CancelState* cancel);
+
   bool split() const { return decoder_ != nullptr; }
+  bool staged() const { return flow_ != nullptr; }
   bool has_speaker_input() const { return has_sid_; }
   const std::string& split_info() const { return split_info_; }
   bool has_durations() const { return !durations_.empty(); }
@@ -124,7 +137,9 @@ class Voice {
 
  private:
   std::vector<Ort::Value> RunEncoder(const InferenceRequest& request, CancelState* cancel);
-  Ort::Value RunDecoder(std::vector<Ort::Value>& inputs, CancelState* cancel);
+  // Runs `session` on the tensors named in `names` that it takes as inputs.
+  Ort::Value RunTaking(Ort::Session& session, const std::vector<std::string>& names, std::vector<Ort::Value>& values,
+                       const char* output, CancelState* cancel);
 
   std::string label_;
   // Loads a shared encoder from the template and copies this voice's
@@ -137,6 +152,8 @@ class Voice {
   // when the encoder has more threads than one; see InferenceRequest::busy.
   std::shared_ptr<Ort::Session> encoder_busy_;
   std::unique_ptr<Ort::Session> decoder_;
+  std::unique_ptr<Ort::Session> flow_;
+  std::string flow_output_;
   std::vector<std::string> boundary_;
   std::string durations_;
   std::string split_info_;

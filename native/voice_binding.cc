@@ -202,15 +202,18 @@ class EncodeWorker : public CancellableWorker {
   std::vector<FloatTensor> tensors_;
 };
 
+// A decoder run, or (staged voices) a flow run: the same inputs, one float output.
 class DecodeWorker : public CancellableWorker {
  public:
   DecodeWorker(Napi::Env env, std::shared_ptr<Voice> voice, FloatTensor latent, std::vector<FloatTensor> side,
-               std::shared_ptr<CancelState> cancel)
-      : CancellableWorker(env, "chorus:decode", std::move(cancel)),
-        voice_(std::move(voice)), latent_(std::move(latent)), side_(std::move(side)) {}
+               std::shared_ptr<CancelState> cancel, bool flow)
+      : CancellableWorker(env, flow ? "chorus:flow" : "chorus:decode", std::move(cancel)),
+        voice_(std::move(voice)), latent_(std::move(latent)), side_(std::move(side)), flow_(flow) {}
 
  protected:
-  void Run() override { output_ = voice_->Decode(latent_, side_, cancel_.get()); }
+  void Run() override {
+    output_ = flow_ ? voice_->Flow(latent_, side_, cancel_.get()) : voice_->Decode(latent_, side_, cancel_.get());
+  }
   Napi::Value Result(Napi::Env env) override {
     return ToFloat32Array(env, output_.GetTensorData<float>(), output_.GetTensorTypeAndShapeInfo().GetElementCount());
   }
@@ -219,6 +222,7 @@ class DecodeWorker : public CancellableWorker {
   std::shared_ptr<Voice> voice_;
   FloatTensor latent_;
   std::vector<FloatTensor> side_;
+  bool flow_;
   Ort::Value output_{nullptr};
 };
 
@@ -362,6 +366,7 @@ Napi::Function VoiceWrap::Define(Napi::Env env) {
                      {InstanceMethod<&VoiceWrap::Infer>("infer"),
                       InstanceMethod<&VoiceWrap::Encode>("encode"),
                       InstanceMethod<&VoiceWrap::Decode>("decode"),
+                      InstanceMethod<&VoiceWrap::Flow>("flow"),
                       InstanceMethod<&VoiceWrap::Close>("close"),
                       InstanceAccessor<&VoiceWrap::HasSpeakerInput>("hasSpeakerInput"),
                       InstanceAccessor<&VoiceWrap::Split>("split"),
@@ -428,6 +433,12 @@ Napi::Value VoiceWrap::Load(const Napi::CallbackInfo& info) {
     model.whole = BytesPart(parts, "whole", keep);
     model.encoder = BytesPart(parts, "encoder", keep);
     model.decoder = BytesPart(parts, "decoder", keep);
+    model.flow = BytesPart(parts, "flow", keep);
+    Napi::Value flow_output = parts.Get("flowOutput");
+    if (flow_output.IsString()) model.flow_output = flow_output.As<Napi::String>().Utf8Value();
+    if ((model.flow.data != nullptr) != !model.flow_output.empty()) {
+      throw Napi::TypeError::New(env, "parts.flow and parts.flowOutput come together");
+    }
     Napi::Value boundary = parts.Get("boundary");
     if (boundary.IsArray()) {
       Napi::Array names = boundary.As<Napi::Array>();
@@ -482,11 +493,16 @@ Napi::Value VoiceWrap::Encode(const Napi::CallbackInfo& info) {
   });
 }
 
-Napi::Value VoiceWrap::Decode(const Napi::CallbackInfo& info) {
+Napi::Value VoiceWrap::Decode(const Napi::CallbackInfo& info) { return DecodeOrFlow(info, false); }
+
+Napi::Value VoiceWrap::Flow(const Napi::CallbackInfo& info) { return DecodeOrFlow(info, true); }
+
+Napi::Value VoiceWrap::DecodeOrFlow(const Napi::CallbackInfo& info, bool flow) {
   Napi::Env env = info.Env();
   return Guarded(env, [&]() -> Napi::Value {
     if (info.Length() < 2 || !info[1].IsArray()) {
-      throw Napi::TypeError::New(env, "decode(latent: {data, shape}, side: Array<{data, shape}>, token?)");
+      throw Napi::TypeError::New(env, std::string(flow ? "flow" : "decode") +
+                                          "(latent: {data, shape}, side: Array<{data, shape}>, token?)");
     }
     FloatTensor latent = TensorFromJs(env, info[0], "latent");
     std::vector<FloatTensor> side;
@@ -494,7 +510,7 @@ Napi::Value VoiceWrap::Decode(const Napi::CallbackInfo& info) {
     for (uint32_t i = 0; i < list.Length(); ++i) side.push_back(TensorFromJs(env, list.Get(i), "side"));
     std::shared_ptr<CancelState> cancel = CancelStateArgument(info, 2);
     if (!voice_) return Rejected(env, kErrClosed, "The voice has been closed");
-    auto* worker = new DecodeWorker(env, voice_, std::move(latent), std::move(side), std::move(cancel));
+    auto* worker = new DecodeWorker(env, voice_, std::move(latent), std::move(side), std::move(cancel), flow);
     Napi::Promise promise = worker->Promise();
     worker->Queue();
     return promise;

@@ -57,6 +57,8 @@ class VoiceWrap : public Napi::ObjectWrap<VoiceWrap> {
   Napi::Value Infer(const Napi::CallbackInfo& info);
   Napi::Value Encode(const Napi::CallbackInfo& info);
   Napi::Value Decode(const Napi::CallbackInfo& info);
+  Napi::Value Flow(const Napi::CallbackInfo& info);
+  Napi::Value DecodeOrFlow(const Napi::CallbackInfo& info, bool flow);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value HasSpeakerInput(const Napi::CallbackInfo& info);
   Napi::Value Split(const Napi::CallbackInfo& info);

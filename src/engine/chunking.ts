@@ -25,8 +25,11 @@ export interface ChunkingSettings {
    * runs once per sentence in the encoder run, so each chunk needs only the
    * decoder's margin) or 'flow' (the flow runs in the chunks, where the
    * graph allows: less serial work before a long sentence's chunks, twice
-   * the margin on every chunk). */
-  cut: 'flow' | 'decoder'
+   * the margin on every chunk) or 'staged' (the flow runs on its own
+   * between them: over a streamed sentence's first chunk only before its
+   * first audio, else once over the whole sentence; each chunk then decodes
+   * only the decoder's margin). */
+  cut: 'flow' | 'decoder' | 'staged'
 }
 
 export const DEFAULT_CHUNKING: ChunkingSettings = {
@@ -50,9 +53,10 @@ export const DEFAULT_CHUNKING: ChunkingSettings = {
   // real time for its stream (docs/engine.md, "Streaming").
   streamChunkGrowth: 2,
   // A conversation's sentences stream in small chunks, and every chunk
-  // decodes its margins again: half the margin leaves the cores to more
-  // bots (docs/engine.md, "Chunked decoding").
-  cut: 'decoder'
+  // decodes its margins again: the decoder's margin only leaves the cores to
+  // more bots; and a long streamed sentence's first audio waits for the
+  // flow over its first chunk only (docs/engine.md, "Chunked decoding").
+  cut: 'staged'
 }
 
 /** Context for HiFi-GAN alone: 32 frames reproduce its one-shot decode

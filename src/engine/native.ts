@@ -45,7 +45,12 @@ export interface NativeVoice {
    * thread where the voice has a one-thread session (hasBusyEncoder). */
   encode (ids: BigInt64Array, noiseScale: number, lengthScale: number, noiseW: number,
     speakerId: number, token?: NativeCancelToken, busy?: boolean): Promise<NativeEncoding>
+  /** Staged voices: the latent is the flow's output and `side` the boundary's
+   * tensors without a frame axis. */
   decode (latent: NativeTensor, side: NativeTensor[], token?: NativeCancelToken): Promise<Float32Array>
+  /** Staged voices only: the flow over a window of the boundary (latent,
+   * then the other boundary tensors): the decoder's latent, [1, c, frames]. */
+  flow (latent: NativeTensor, side: NativeTensor[], token?: NativeCancelToken): Promise<Float32Array>
   close (): void
   readonly hasSpeakerInput: boolean
   /** Encoder and decoder sessions (true) or the whole graph in one. */
@@ -64,6 +69,9 @@ export interface NativeVoice {
 export type NativeModelParts = { whole: Uint8Array } | {
   encoder: Uint8Array
   decoder: Uint8Array
+  /** Staged: the flow between them, and its output (the decoder's latent). */
+  flow?: Uint8Array
+  flowOutput?: string
   boundary: string[]
   /** The encoder's extra output with each phoneme id's frames (requested after the boundary). */
   durations?: string

@@ -69,6 +69,9 @@ export interface SentenceEncoding {
   /** Each phoneme id's length in frames (they sum to `frames`), when the
    * split has them (see phoneme-frames.ts). */
   durations?: Float32Array
+  /** Staged voices: the latent is the flow's output already (no framed
+   * tensors then), not the encoder's. */
+  flowed?: boolean
 }
 
 /** The arrays of an encoding that are sliced per chunk: the latent and the framed inputs. */
@@ -80,7 +83,8 @@ export function frameAlignedArrays (encoding: SentenceEncoding): Float32Array[] 
 export interface VoiceMode {
   mode: 'split' | 'whole'
   /** Split voices: `flow` when the flow runs in the chunks with the decoder,
-   * `decoder` when only the decoder does. */
+   * `decoder` when only the decoder does, `staged` when the flow runs on its
+   * own between encoder and decoder. */
   cut?: SplitCut
   /** Why a voice runs whole or at the later cut; set by the thread that loaded the model. */
   reason?: string
@@ -243,9 +247,31 @@ export class PiperVoice {
     return result !== undefined && totalFrames(result.frames) === encoding.frames ? result : undefined
   }
 
-  /** The margin decoded on each side of a chunk: the operator's, or what this voice's cut needs. */
+  /** The margin decoded on each side of a chunk: the operator's, or what this
+   * voice's cut needs (staged: the decoder's own; the flow's context is
+   * added where the flow runs, see flowContextFrames). */
   marginFrames (chunking: ChunkingSettings): number {
-    return marginFor(chunking, this.info.contextFrames)
+    return marginFor(chunking, this.staged ? 0 : this.info.contextFrames)
+  }
+
+  /** Staged voices: the frames of context the flow needs on each side of the
+   * frames it makes exactly; 0 for other voices. */
+  get flowContextFrames (): number {
+    return this.staged ? this.info.contextFrames : 0
+  }
+
+  private get staged (): boolean {
+    return this.info.cut === 'staged'
+  }
+
+  /** Staged voices: the encoding with its flow run over every frame at once
+   * (its chunks then decode only their margins; for non-staged voices, the
+   * encoding as it is). The arrays of `encoding` are left as they were. */
+  async flowed (encoding: SentenceEncoding, signal?: AbortSignal): Promise<SentenceEncoding> {
+    if (!this.staged || encoding.flowed === true) return encoding
+    const { data, channels } = await this.flowFrames(encoding, { start: 0, end: encoding.frames }, signal)
+    const { durations } = encoding
+    return { latent: data, channels, frames: encoding.frames, framed: [], side: encoding.side, flowed: true, ...(durations !== undefined ? { durations } : {}) }
   }
 
   /** Split voices: the samples of latent frames `range`, decoded with
@@ -270,7 +296,46 @@ export class PiperVoice {
     return concatSamples(chunks, n => new Float32Array(n))
   }
 
+  /** Staged voices: the flow's output for frames `range` of an encoding not
+   * yet flowed, run over the range and the flow's context on each side
+   * (exact: what the flow makes of the whole sentence there). */
+  private async flowFrames (encoding: SentenceEncoding, range: FrameRange, signal?: AbortSignal): Promise<FramedTensor> {
+    const window = withMargin(range, encoding.frames, this.info.contextFrames)
+    const whole = window.start === 0 && window.end === encoding.frames
+    const slice = (data: Float32Array, channels: number): NativeTensor => ({
+      data: whole ? data : sliceLatent(data, channels, encoding.frames, window),
+      shape: [1, channels, window.end - window.start]
+    })
+    const latent = slice(encoding.latent, encoding.channels)
+    const framed = encoding.framed.map(t => slice(t.data, t.channels))
+    let made: Float32Array
+    try {
+      made = await this.call(signal, token => this.session.flow(latent, [...framed, ...encoding.side], token))
+    } finally {
+      if (!whole) discardBytes([latent, ...framed].map(t => new Uint8Array(t.data.buffer)))
+    }
+    const frames = window.end - window.start
+    const channels = made.length / frames
+    if (range.start === window.start && range.end === window.end) return { data: made, channels }
+    try {
+      return { data: sliceLatent(made, channels, frames, { start: range.start - window.start, end: range.end - window.start }), channels }
+    } finally {
+      discardBytes([new Uint8Array(made.buffer)])
+    }
+  }
+
   private async decodeFrames (encoding: SentenceEncoding, range: FrameRange, signal?: AbortSignal): Promise<Float32Array> {
+    if (this.staged && encoding.flowed !== true) {
+      // The flow first, over this range only; then the decoder on what it made.
+      const { data, channels } = await this.flowFrames(encoding, range, signal)
+      const { durations } = encoding
+      const flowed: SentenceEncoding = { latent: data, channels, frames: range.end - range.start, framed: [], side: encoding.side, flowed: true, ...(durations !== undefined ? { durations } : {}) }
+      try {
+        return await this.decodeFrames(flowed, { start: 0, end: flowed.frames }, signal)
+      } finally {
+        discardBytes([new Uint8Array(data.buffer)])
+      }
+    }
     const whole = range.start === 0 && range.end === encoding.frames
     const slice = (data: Float32Array, channels: number): NativeTensor => ({
       data: whole ? data : sliceLatent(data, channels, encoding.frames, range),
@@ -405,6 +470,7 @@ async function loadModel (runtime: Runtime, key: string, options: NativeLoadOpti
           const session = await runtime.binding.loadVoice(key, options, {
             encoder: reply.encoder,
             decoder: reply.decoder,
+            ...(reply.flow !== undefined ? { flow: reply.flow, flowOutput: reply.flowOutput } : {}),
             boundary: reply.boundary,
             ...(reply.durations !== undefined ? { durations: reply.durations } : {}),
             info: JSON.stringify(reply.info),

@@ -95,8 +95,9 @@ export interface ReadyResult {
   /** This worker's ArrayBuffer bytes, those awaiting collection included. */
   arrayBuffers: number
   mode: 'split' | 'whole'
-  /** Split voices: `flow` when the flow runs in the chunks with the decoder, else `decoder`. */
-  cut?: 'flow' | 'decoder'
+  /** Split voices: `flow` when the flow runs in the chunks with the decoder,
+   * `staged` when it runs on its own, else `decoder`. */
+  cut?: 'flow' | 'decoder' | 'staged'
   /** Why it runs whole (or at the later cut), when this worker loaded the model. */
   reason?: string
   /** Heap bytes of the voice's sessions, once per process. */

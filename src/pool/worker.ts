@@ -36,9 +36,10 @@ function discardEncoding (encoding: SentenceEncoding): void {
   discardBytes(frameAlignedArrays(encoding))
 }
 
-/** The inputs of each of `ranges`, margins included, as arrays of their own. */
+/** The inputs of each of `ranges`, margins included, as arrays of their own
+ * (staged voices not yet flowed: with the flow's context beyond them). */
 function cutChunks (voice: PiperVoice, encoding: SentenceEncoding, ranges: FrameRange[]): ChunkInput[] {
-  const margin = voice.marginFrames(init.chunking)
+  const margin = voice.marginFrames(init.chunking) + (encoding.flowed === true ? 0 : voice.flowContextFrames)
   return ranges.map(range => {
     const decoded = withMargin(range, encoding.frames, margin)
     const slice = (data: Float32Array, channels: number) => sliceLatent(data, channels, encoding.frames, decoded)
@@ -48,6 +49,7 @@ function cutChunks (voice: PiperVoice, encoding: SentenceEncoding, ranges: Frame
       frames: decoded.end - decoded.start,
       framed: encoding.framed.map(t => ({ data: slice(t.data, t.channels), channels: t.channels })),
       side: encoding.side,
+      ...(encoding.flowed === true ? { flowed: true } : {}),
       range: { start: range.start - decoded.start, end: range.end - decoded.start }
     }
   })
@@ -81,8 +83,15 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
         const chunks = cutChunks(voice, encoding, plan.slice(1))
         return move({ samples: copy, chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([copy, ...chunkArrays(chunks), ...timingArrays]))
       }
-      const chunks = cutChunks(voice, encoding, plan)
-      return move({ chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([...chunkArrays(chunks), ...timingArrays]))
+      // Staged voices: the flow over the whole sentence here, once, so that
+      // every chunk decodes only its own margins.
+      const flowed = await voice.flowed(encoding, signal)
+      try {
+        const chunks = cutChunks(voice, flowed, plan)
+        return move({ chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([...chunkArrays(chunks), ...timingArrays]))
+      } finally {
+        if (flowed !== encoding) discardBytes([flowed.latent])
+      }
     } finally {
       discardEncoding(encoding)
     }
@@ -108,7 +117,7 @@ export default (async () => {
     config: init.config,
     session: init.session,
     // 'flow': the engine's own order (the flow's input where the graph has one, else the decoder's).
-    ...(init.chunking.cut === 'decoder' ? { cut: 'decoder' as const } : {}),
+    ...(init.chunking.cut !== 'flow' ? { cut: init.chunking.cut } : {}),
     ortLibrary: init.ortLibrary,
     espeakData: init.espeakData
   })

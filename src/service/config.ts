@@ -223,7 +223,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
       maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes),
       growStreamChunks: scheduler === 'deadline',
       streamChunkGrowth: integerSetting(read('TTS_STREAM_CHUNK_GROWTH'), 1, 8, DEFAULT_CHUNKING.streamChunkGrowth),
-      cut: choiceSetting(read('TTS_DECODER_CUT'), ['decoder', 'flow'] as const, DEFAULT_CHUNKING.cut)
+      cut: choiceSetting(read('TTS_DECODER_CUT'), ['decoder', 'flow', 'staged'] as const, DEFAULT_CHUNKING.cut)
     },
     websocket: {
       maxContexts: integerSetting(read('TTS_WS_MAX_CONTEXTS'), 1, 1000, 5),

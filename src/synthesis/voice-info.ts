@@ -31,7 +31,7 @@ export interface VoiceInfo {
   /** How the voice runs: `split` (encoder + chunked decoder) or `whole`; null until loaded. */
   mode: 'split' | 'whole' | null
   /** Split voices: what runs in chunks, `flow` (the flow and the decoder) or `decoder`; null otherwise. */
-  split_cut: 'flow' | 'decoder' | null
+  split_cut: 'flow' | 'decoder' | 'staged' | null
   /** Split voices: whether the encoder runs on a session shared with the voices of the same architecture; null until loaded. */
   encoder_shared: boolean | null
   /** Set when the voice's files failed to load: why. Retried when they change. */

@@ -131,6 +131,44 @@ t.test('bench voices: one long sentence, chunked at either cut, equals the whole
   }
 })
 
+// Staged: the flow as a session of its own. A chunk's flow runs over its
+// decoded frames and the flow's 32 frames of context; the decoder then sees
+// only its own 32-frame margin, so a chunk costs what it costs at the
+// decoder cut, and a first chunk need not wait for the whole sentence's flow.
+// Exact where the decoder cut is (the same decoder, the same margins).
+t.test('bench voices: the staged cut (flow on its own) equals the whole graph, chunk by chunk or flowed at once', skipBench, async t => {
+  for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {
+    const model = join(BENCH_VOICES, `${name}.onnx`)
+    const bytes = new Uint8Array(await readFile(model))
+    const cut = splitDecoder(bytes, { cut: 'staged' })
+    t.equal(cut.mode, 'split', `${name} has a staged cut`)
+    if (cut.mode === 'split') {
+      t.same([cut.split.cut, cut.split.framed.length, cut.split.contextFrames], ['staged', 1, 32], 'the flow cut\'s encoder hands over z_p and its mask')
+      t.ok(cut.split.flow !== undefined && cut.split.flowOutput !== undefined && cut.split.flowOutput !== cut.split.latent, 'a flow of its own, making the decoder\'s latent')
+    }
+    const staged = await PiperVoice.load(model, { cut: 'staged' })
+    const whole = await PiperVoice.load(model, { split: false })
+    t.teardown(() => { staged.close(); whole.close() })
+    t.same(staged.mode, { mode: 'split', cut: 'staged' })
+    t.same([staged.marginFrames(DEFAULT_CHUNKING), staged.flowContextFrames], [32, 32], 'the decoder\'s margin; the flow\'s context where the flow runs')
+    const [phonemes] = staged.phonemize('A rather long sentence without an inner full stop that goes on about the weather and the trains and the river')
+    const ids = staged.phonemeIds(phonemes).ids
+    const settings = quiet(staged, name.includes('multi') ? 7 : 0)
+    // As at the decoder cut: chunks under 48 frames differ in the float's last bits.
+    for (const chunkFrames of [64, 128]) await compare(t, staged, whole, ids, settings, chunkFrames)
+    const expected = await whole.infer(ids, settings)
+    const encoding = await staged.encode(ids, settings)
+    const flowed = await staged.flowed(encoding)
+    t.ok(flowed.flowed === true && flowed.framed.length === 0, 'flowed at once: the decoder\'s latent, nothing else framed')
+    const pieces: Float32Array[] = []
+    for (const range of [{ start: 0, end: 40 }, { start: 40, end: flowed.frames }]) pieces.push(await staged.decodeChunk(flowed, range, 32))
+    const joined = Float32Array.from([...pieces[0], ...pieces[1]])
+    t.ok(joined.length === expected.length && joined.every((v, i) => v === expected[i]), 'chunks of the flowed latent equal the whole graph')
+    const inferred = await staged.infer(ids, settings)
+    t.ok(inferred.length === expected.length && inferred.every((v, i) => v === expected[i]), 'infer (encoder, flow, decoder in one call) equals the whole graph')
+  }
+})
+
 t.test('bench voice: every reference sentence, chunked with the flow, equals the whole graph', skipBench, async t => {
   await referenceSentencesMatchWhole(t, join(BENCH_VOICES, 'en_US-bench-x_low.onnx'))
 })

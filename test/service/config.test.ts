@@ -57,9 +57,10 @@ t.test('TTS_SCHEDULER: deadline by default with growing stream chunks; fifo keep
     { code: 'ERR_CONFIG', message: 'Expected an integer from 0 to 60000 for TTS_STREAM_JITTER_MS but received "-1" (string)' })
 })
 
-t.test('TTS_DECODER_CUT: the decoder\'s latent by default; flow puts the flow in the chunks', async t => {
-  t.equal(load({}).chunking.cut, 'decoder')
+t.test('TTS_DECODER_CUT: the flow on its own by default; decoder puts it in the encoder run, flow in the chunks', async t => {
+  t.equal(load({}).chunking.cut, 'staged')
+  t.equal(load({ TTS_DECODER_CUT: 'decoder' }).chunking.cut, 'decoder')
   t.equal(load({ TTS_DECODER_CUT: ' flow ' }).chunking.cut, 'flow')
   t.throws(() => load({ TTS_DECODER_CUT: 'auto' }),
-    { code: 'ERR_CONFIG', message: 'Expected one of decoder, flow for TTS_DECODER_CUT but received "auto" (string)' })
+    { code: 'ERR_CONFIG', message: 'Expected one of decoder, flow, staged for TTS_DECODER_CUT but received "auto" (string)' })
 })

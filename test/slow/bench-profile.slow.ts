@@ -25,7 +25,7 @@ t.test('profile --quick places the time against the outside ceiling', async t =>
   const roles = results.service.coresByRole
   t.ok(roles['inference on the libuv pool (chorus-uv)'] > 0, 'inference ran on threads the addon named')
   t.ok(roles['main thread (HTTP, scheduling, WAV)'] > 0)
-  t.ok(results.service.perRequest['encoder runs'] > 0 && results.service.perRequest['decoder chunks'] > 0, 'the split voice\'s stages were counted')
+  t.ok(results.service.perRequest['encoder runs'] > 0 && results.service.perRequest['flow runs (staged cut)'] > 0 && results.service.perRequest['decoder chunks'] > 0, 'the split voice\'s stages were counted')
   t.match(io.out(), /^throughput vs the outside ceiling \(median of runs\)\s+[\d.]+×/m)
   t.match(await readFile(join(dir, 'report.md'), 'utf8'), /^\| Threads \| Share of the cores \|$/m)
 })

@@ -45,13 +45,13 @@ t.test('a long sentence: chunks on both workers, sample-exact against the whole 
 })
 
 
-for (const cut of ['decoder', 'flow'] as const) {
+for (const cut of ['staged', 'decoder', 'flow'] as const) {
   t.test(`a bench voice cut at the ${cut} (TTS_DECODER_CUT): chunks on both workers, sample-exact against the whole graph`,
     { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
       const voice = 'en_US-bench-x_low'
       const service = await startTestService({
         TTS_VOICE_DIR: BENCH_VOICES, TTS_DEFAULT_VOICE: voice, CHORUS_INSTALL_BUNDLED: '0', TTS_DECODER_CHUNK_FRAMES: '64',
-        ...(cut === 'flow' ? { TTS_DECODER_CUT: cut } : {})
+        ...(cut !== 'staged' ? { TTS_DECODER_CUT: cut } : {})
       }, [])
       t.teardown(() => service.stop())
       const reply = await postTts(service.url, { text: LONG, voice, ...QUIET })
@@ -68,6 +68,15 @@ for (const cut of ['decoder', 'flow'] as const) {
       const spread = service.logs.find(line => line.msg === 'sentences decoded')?.spread as Array<{ chunks: number, workers: number }>
       t.ok(spread[0].chunks > 2, `decoded in ${spread[0].chunks} chunks`)
       t.equal(spread[0].workers, 2, 'by both workers, each given what it needs with the latent')
+      if (cut !== 'staged') return
+      // Streamed, each chunk runs its own window of the flow: the same
+      // waveform, up to the streaming gain, which changes only between chunks.
+      const plain = pcmOf(reply.body)
+      const streamed = pcmOf((await postTts(service.url, { text: LONG, voice, ...QUIET, stream: true })).body)
+      t.equal(streamed.length, plain.length, 'streamed: every sample arrives')
+      const loud = [...plain.keys()].filter(i => Math.abs(plain[i]) >= 64)
+      const agree = loud.filter(i => Math.sign(plain[i]) === Math.sign(streamed[i])).length
+      t.ok(agree / loud.length > 0.999, `streamed: in order, ${agree} of ${loud.length} samples agree in sign`)
     })
 }
 

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises'
 import { parentPort, workerData } from 'node:worker_threads'
-import { cutModel, planSplit } from './decoder-split.js'
+import { cutModel, cutStaged, planSplit, type CutPlan, type DecoderSplit } from './decoder-split.js'
 import { cutBytes, type CutterData, type CutterReply } from './model-cutter.js'
 import { encoderTemplate, type EncoderTemplate } from './encoder-template.js'
 import { readModelGraph } from './model-graph.js'
@@ -41,10 +41,16 @@ async function * replies ({ modelPath, only, template }: CutterData): AsyncGener
   }
   if (plan.mode === 'whole') return { kind: 'end', reasons: [plan.reason] }
   let reasons: string[] = []
-  const cuts = plan.cuts.filter(c => only === undefined || c.cut === only)
+  const single = (cut: CutPlan) => ({ cut: cut.cut, make: () => cutModel(plan.graph, cut) })
+  // Staged needs both cuts; the decoder cut is its fallback.
+  const staged = plan.cuts.length === 2 ? [() => cutStaged(plan.graph, plan.cuts[0], plan.cuts[1])] : []
+  const cuts: Array<{ cut: string, make: () => DecoderSplit | string }> = only === 'staged'
+    ? [...staged.map(make => ({ cut: 'staged', make })), ...plan.cuts.filter(c => c.cut === 'decoder').map(single)]
+    : plan.cuts.filter(c => only === undefined || c.cut === only).map(single)
   if (cuts.length === 0) reasons.push(`the graph has no ${only ?? ''} cut`)
+  else if (only === 'staged' && staged.length === 0) reasons.push('staged cut: the graph has no flow cut')
   for (const cut of cuts) {
-    const parts = cutModel(plan.graph, cut)
+    const parts = cut.make()
     if (typeof parts === 'string') {
       reasons.push(`${cut.cut} cut: ${parts}`)
       continue
@@ -55,9 +61,10 @@ async function * replies ({ modelPath, only, template }: CutterData): AsyncGener
       encoder,
       ...(template ? templateOf(encoder) : {}),
       decoder: owning(parts.decoder),
+      ...(parts.flow !== undefined ? { flow: owning(parts.flow), flowOutput: parts.flowOutput } : {}),
       boundary: [parts.latent, ...parts.framed, ...parts.side],
       ...(parts.durations !== undefined ? { durations: parts.durations } : {}),
-      info: { cut: cut.cut, framed: parts.framed.length, contextFrames: parts.contextFrames },
+      info: { cut: parts.cut, framed: parts.framed.length, contextFrames: parts.contextFrames },
       reasons
     }
     reasons = []

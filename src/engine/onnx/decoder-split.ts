@@ -42,8 +42,12 @@ const SPEAKER_INPUT = 'sid'
 /** The graph inputs that carry the text, so everything with a frame axis depends on one. */
 const TEXT_INPUTS = new Set(['input', 'input_lengths'])
 
-/** Which part runs in chunks: the flow and the decoder, or the decoder only. */
-export type SplitCut = 'flow' | 'decoder'
+/** Which part runs in chunks: the flow and the decoder, or the decoder only;
+ * `staged`: the flow cut's encoder, then the flow and the decoder as two
+ * sessions, so the flow runs once per frame (over a first chunk's window
+ * only, when a stream needs its first audio soon) and the decoder decodes
+ * only its own margins. */
+export type SplitCut = 'flow' | 'decoder' | 'staged'
 
 export interface DecoderSplit {
   cut: SplitCut
@@ -63,6 +67,10 @@ export interface DecoderSplit {
   /** The encoder's extra output holding each phoneme id's length in frames
    * (see durationsTensor); absent when the graph has no such node. */
   durations?: string
+  /** Staged: the flow (the boundary → `flowOutput`), between encoder and decoder. */
+  flow?: Uint8Array
+  /** Staged: the flow's output, the decoder's latent. */
+  flowOutput?: string
 }
 
 /** What every thread needs to feed a split model's sessions (kept with them
@@ -392,6 +400,31 @@ export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | stri
   }
 }
 
+/** The staged split: the flow cut's encoder, the flow (the flow cut's
+ * boundary → the decoder cut's latent) and the decoder cut's decoder. The
+ * decoder's side tensors must be ones the encoder hands over already. */
+export function cutStaged (graph: ModelGraph, flowPlan: CutPlan, decoderPlan: CutPlan): DecoderSplit | string {
+  const early = cutModel(graph, flowPlan)
+  if (typeof early === 'string') return early
+  const late = cutModel(graph, decoderPlan)
+  if (typeof late === 'string') return late
+  if (late.side.some(name => !early.side.includes(name))) return 'the decoder reads a speaker tensor the encoder does not hand over'
+  const { constant } = classify(graph)
+  const flowBoundary = new Set([early.latent, ...early.framed])
+  const nodes = needed(graph.nodes, [late.latent], flowBoundary)
+    .filter(index => index > flowPlan.index || graph.nodes[index].outputs.every(o => constant.has(o)))
+  const read = new Set(nodes.flatMap(index => graph.nodes[index].inputs))
+  const made = new Set(nodes.flatMap(index => graph.nodes[index].outputs))
+  const inputs = [early.latent, ...early.framed, ...early.side.filter(name => read.has(name) && !made.has(name))]
+  const flow = buildModel(graph, {
+    name: 'chorus-flow',
+    nodes,
+    inputs: inputs.map(name => bytesField(GRAPH_INPUT, floatValueInfo(name))),
+    outputs: [bytesField(GRAPH_OUTPUT, floatValueInfo(late.latent))]
+  })
+  return { ...early, cut: 'staged', decoder: late.decoder, flow, flowOutput: late.latent }
+}
+
 /** Cuts the model at its preferred cut (or the decoder cut, when asked), or
  * says why it runs whole. Never throws for a model that merely has another
  * shape; throws ProtobufError for bytes that are not ONNX. */
@@ -399,6 +432,12 @@ export function splitDecoder (modelBytes: Uint8Array, options: { cut?: SplitCut 
   const plan = planSplit(readModelGraph(modelBytes))
   if (plan.mode === 'whole') return plan
   let reason = ''
+  if (options.cut === 'staged') {
+    const [flowPlan, decoderPlan] = plan.cuts
+    if (plan.cuts.length !== 2) return { mode: 'whole', reason: 'the model has no staged cut' }
+    const split = cutStaged(plan.graph, flowPlan, decoderPlan)
+    return typeof split === 'string' ? { mode: 'whole', reason: split } : { mode: 'split', split }
+  }
   for (const cut of plan.cuts) {
     if (options.cut !== undefined && cut.cut !== options.cut) continue
     const split = cutModel(plan.graph, cut)

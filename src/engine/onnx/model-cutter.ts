@@ -26,6 +26,9 @@ export interface CutReply {
   kind: 'cut'
   encoder: Uint8Array
   decoder: Uint8Array
+  /** Staged cuts: the flow, and its output (the decoder's latent). */
+  flow?: Uint8Array
+  flowOutput?: string
   /** The encoder with its float weights as inputs, which lie in `encoder`
    * (encoder-template.ts); absent when it has none or was not asked for. */
   template?: Uint8Array
@@ -40,7 +43,7 @@ export interface CutReply {
 
 /** The byte arrays a cut carries: moved from the cut thread, freed once loaded. */
 export function cutBytes (reply: CutReply): Uint8Array[] {
-  return [reply.encoder, reply.decoder, ...(reply.template !== undefined ? [reply.template] : [])]
+  return [reply.encoder, reply.decoder, ...(reply.flow !== undefined ? [reply.flow] : []), ...(reply.template !== undefined ? [reply.template] : [])]
 }
 
 /** No more cuts; why, for those not tried. A file that cannot be read ends
