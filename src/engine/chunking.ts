@@ -149,6 +149,17 @@ function growingChunks (frames: number, settings: ChunkingSettings, lead: number
   return ranges
 }
 
+/** Staged voices: whether a sentence's flow runs window by window (its first
+ * chunk's window before the first audio, each later chunk's with that chunk)
+ * rather than once over the whole sentence. Windows cost the flow's context
+ * again at every chunk boundary (~128 frames of flow each), so only a stream
+ * in several chunks whose first audio is due before the whole flow would be
+ * done takes them; `flowEstimateMs` is Infinity while the flow's speed is
+ * not known yet. */
+export function windowedFlow (sentence: { stream: boolean, chunks: number, leadMs: number, flowEstimateMs: number }): boolean {
+  return sentence.stream && sentence.chunks > 1 && sentence.leadMs < sentence.flowEstimateMs
+}
+
 /** The frames actually decoded for a chunk: the chunk plus its margins,
  * clipped to the latent. */
 export function withMargin (range: FrameRange, frames: number, marginFrames: number): FrameRange {

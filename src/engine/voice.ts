@@ -115,6 +115,9 @@ export class PiperVoice {
   /** Peak of the warm-up sentence: a first guess at the voice's typical peak. */
   referencePeak = 0
   private readonly info: SplitInfo
+  /** Staged voices: the flow's wall time per frame, a moving average of its
+   * runs over enough frames that the run's fixed cost does not dominate. */
+  private flowMsPerFrame = 0
 
   private constructor (
     readonly name: string,
@@ -260,6 +263,12 @@ export class PiperVoice {
     return this.staged ? this.info.contextFrames : 0
   }
 
+  /** Staged voices: how long the flow over `frames` frames should take on
+   * this thread, from the flow runs it made so far (Infinity before any). */
+  flowEstimateMs (frames: number): number {
+    return this.flowMsPerFrame === 0 ? Number.POSITIVE_INFINITY : this.flowMsPerFrame * frames
+  }
+
   private get staged (): boolean {
     return this.info.cut === 'staged'
   }
@@ -308,13 +317,18 @@ export class PiperVoice {
     })
     const latent = slice(encoding.latent, encoding.channels)
     const framed = encoding.framed.map(t => slice(t.data, t.channels))
+    const frames = window.end - window.start
+    const started = performance.now()
     let made: Float32Array
     try {
       made = await this.call(signal, token => this.session.flow(latent, [...framed, ...encoding.side], token))
     } finally {
       if (!whole) discardBytes([latent, ...framed].map(t => new Uint8Array(t.data.buffer)))
     }
-    const frames = window.end - window.start
+    if (frames >= FLOW_TIMING_MIN_FRAMES) {
+      const perFrame = (performance.now() - started) / frames
+      this.flowMsPerFrame = this.flowMsPerFrame === 0 ? perFrame : this.flowMsPerFrame * 0.8 + perFrame * 0.2
+    }
     const channels = made.length / frames
     if (range.start === window.start && range.end === window.end) return { data: made, channels }
     try {
@@ -412,6 +426,9 @@ export class PiperVoice {
     this.session.close()
   }
 }
+
+/** Flow runs shorter than this say more of a run's fixed cost than of the flow's speed. */
+const FLOW_TIMING_MIN_FRAMES = 64
 
 /** How long a thread waits for another thread's load of the same model
  * before loading it itself (both then work; the second copy is dropped). */

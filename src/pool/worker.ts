@@ -5,7 +5,7 @@
 // may still touch after handing an array on: docs/memory.md.
 
 import { threadId, workerData } from 'node:worker_threads'
-import { frameAlignedArrays, nameThread, PiperVoice, planChunks, sliceLatent, THREAD_NAMES, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
+import { frameAlignedArrays, nameThread, PiperVoice, planChunks, sliceLatent, THREAD_NAMES, windowedFlow, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { beforeIdle, discardBytes, owning, transferList } from '../engine/memory/index.js'
 import { moveResult as move } from './move-result.js'
@@ -76,21 +76,22 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
       const frameMs = voice.hopLength / voice.config.sampleRate * 1000
       const marginFrames = voice.marginFrames(init.chunking)
       const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism, marginFrames, leadFrames: frameMs > 0 ? Math.floor(task.leadMs / frameMs) : 0 })
-      if (plan.length <= 1 || task.stream) {
-        // Short, or streamed: this worker decodes the first chunk itself.
-        const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(encoding, plan[0], marginFrames, signal)
-        const copy = owning(samples)
-        const chunks = cutChunks(voice, encoding, plan.slice(1))
-        return move({ samples: copy, chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([copy, ...chunkArrays(chunks), ...timingArrays]))
-      }
-      // Staged voices: the flow over the whole sentence here, once, so that
-      // every chunk decodes only its own margins.
-      const flowed = await voice.flowed(encoding, signal)
+      // Staged voices: the flow once over the whole sentence, unless a
+      // stream's first audio is due before that would be done.
+      const windowed = windowedFlow({ stream: task.stream, chunks: plan.length, leadMs: task.leadMs, flowEstimateMs: voice.flowEstimateMs(encoding.frames) })
+      const source = windowed ? encoding : await voice.flowed(encoding, signal)
       try {
-        const chunks = cutChunks(voice, flowed, plan)
+        if (plan.length <= 1 || task.stream) {
+          // Short, or streamed: this worker decodes the first chunk itself.
+          const samples = plan.length === 0 ? new Float32Array(0) : await voice.decodeChunk(source, plan[0], marginFrames, signal)
+          const copy = owning(samples)
+          const chunks = cutChunks(voice, source, plan.slice(1))
+          return move({ samples: copy, chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([copy, ...chunkArrays(chunks), ...timingArrays]))
+        }
+        const chunks = cutChunks(voice, source, plan)
         return move({ chunks, totalSamples, missingPhonemes: missing, ...timing, worker: threadId }, transferList([...chunkArrays(chunks), ...timingArrays]))
       } finally {
-        if (flowed !== encoding) discardBytes([flowed.latent])
+        if (source !== encoding) discardBytes([source.latent])
       }
     } finally {
       discardEncoding(encoding)

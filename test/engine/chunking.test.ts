@@ -2,7 +2,7 @@
 // runs of a long sentence (capPhonemes).
 
 import t, { type Test } from 'tap'
-import { capPhonemes, DEFAULT_CHUNKING, planChunks, SPREAD_MARGINS, withMargin, type FrameRange } from '../../src/engine/chunking.js'
+import { capPhonemes, DEFAULT_CHUNKING, planChunks, SPREAD_MARGINS, windowedFlow, withMargin, type FrameRange } from '../../src/engine/chunking.js'
 
 const settings = { ...DEFAULT_CHUNKING, chunkFrames: 512, firstChunkFrames: 32, marginFrames: 32, streamChunkGrowth: 1 }
 
@@ -107,4 +107,14 @@ t.test('streamed, growth 2 (the default): each chunk at most twice the audio bef
   t.same(planChunks(300, twice, { stream: true, parallelism: 2, leadFrames: 0 }).map(r => r.end - r.start), [32, 64, 204], 'a 300-frame sentence: three chunks, not five')
   t.same(planChunks(300, settings, { stream: true, parallelism: 2, leadFrames: 0 }).map(r => r.end - r.start), [32, 32, 64, 128, 44])
   t.equal(planChunks(1240, twice, { stream: true, parallelism: 2, leadFrames: 100 })[0].end, 200, 'a sentence heard later: twice its lead first')
+})
+
+t.test('staged voices: the flow runs window by window only for a stream in chunks whose first audio is due before a whole flow', async t => {
+  const due = { stream: true, chunks: 3, leadMs: 0, flowEstimateMs: 120 }
+  t.equal(windowedFlow(due), true, 'due now, the whole flow would take 120 ms: the first chunk\'s window first')
+  t.equal(windowedFlow({ ...due, leadMs: 500 }), false, 'heard in 500 ms: the whole flow is done by then, with no overlap')
+  t.equal(windowedFlow({ ...due, leadMs: 119 }), true)
+  t.equal(windowedFlow({ ...due, leadMs: 500, flowEstimateMs: Number.POSITIVE_INFINITY }), true, 'the flow\'s speed not known yet: windows')
+  t.equal(windowedFlow({ ...due, chunks: 1 }), false, 'one chunk: one flow either way')
+  t.equal(windowedFlow({ ...due, stream: false }), false, 'a whole answer flows once')
 })
