@@ -154,10 +154,11 @@ function growingChunks (frames: number, settings: ChunkingSettings, lead: number
  * rather than once over the whole sentence. Windows cost the flow's context
  * again at every chunk boundary (~128 frames of flow each), so only a stream
  * in several chunks whose first audio is due before the whole flow would be
- * done takes them; `flowEstimateMs` is Infinity while the flow's speed is
- * not known yet. */
-export function windowedFlow (sentence: { stream: boolean, chunks: number, leadMs: number, flowEstimateMs: number }): boolean {
-  return sentence.stream && sentence.chunks > 1 && sentence.leadMs < sentence.flowEstimateMs
+ * done takes them, and only while no other work waits for a slot (the
+ * windows' extra work would delay it); `flowEstimateMs` is Infinity while
+ * the flow's speed is not known yet. */
+export function windowedFlow (sentence: { stream: boolean, chunks: number, leadMs: number, flowEstimateMs: number, contended: boolean }): boolean {
+  return sentence.stream && sentence.chunks > 1 && !sentence.contended && sentence.leadMs < sentence.flowEstimateMs
 }
 
 /** The frames actually decoded for a chunk: the chunk plus its margins,

@@ -36,6 +36,9 @@ export interface SentenceTask extends Cancellable {
   parallelism: number
   /** Other inferences hold the cores as it starts: its encoder runs on one thread (encoderBusy). */
   busy: boolean
+  /** Other work waits for a slot as it starts: duplicated work (a staged
+   * voice's windows of the flow) would only delay it (windowedFlow). */
+  contended: boolean
   /** Streamed: the audio its listener still has to hear before this
    * sentence, in ms (0: due now), read as the task starts; it sets the
    * first chunk's size (planChunks). */

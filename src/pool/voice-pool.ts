@@ -177,7 +177,7 @@ export class VoicePool {
   async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, ticket: Ticket, signal: AbortSignal): Promise<SentenceResult> {
     const count = phonemes.length
     const result = await this.run<SentenceResult>(signal, ticket, port => ({
-      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), busy: this.encoderBusy(), leadMs: stream ? Math.max(leadMs(ticket.due, this.options.gate.now()), ticket.due.aheadMs?.() ?? 0) : 0, ...port },
+      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), busy: this.encoderBusy(), contended: this.contended(), leadMs: stream ? Math.max(leadMs(ticket.due, this.options.gate.now()), ticket.due.aheadMs?.() ?? 0) : 0, ...port },
       transfer: [phonemes.buffer as ArrayBuffer]
     }))
     this.observeLength(count, result.totalSamples, settings.lengthScale)
@@ -195,6 +195,10 @@ export class VoicePool {
   private encoderBusy (): boolean {
     const gate = this.options.gate
     return encoderBusy({ running: gate.running, limit: gate.limit, encoderThreads: this.options.onnxEncoderThreads })
+  }
+
+  private contended (): boolean {
+    return this.waiting.size + this.options.gate.waiting > 0
   }
 
   private spareParallelism (): number {

@@ -78,7 +78,7 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
       const plan = planChunks(encoding.frames, init.chunking, { stream: task.stream, parallelism: task.parallelism, marginFrames, leadFrames: frameMs > 0 ? Math.floor(task.leadMs / frameMs) : 0 })
       // Staged voices: the flow once over the whole sentence, unless a
       // stream's first audio is due before that would be done.
-      const windowed = windowedFlow({ stream: task.stream, chunks: plan.length, leadMs: task.leadMs, flowEstimateMs: voice.flowEstimateMs(encoding.frames) })
+      const windowed = windowedFlow({ stream: task.stream, chunks: plan.length, leadMs: task.leadMs, flowEstimateMs: voice.flowEstimateMs(encoding.frames), contended: task.contended })
       const source = windowed ? encoding : await voice.flowed(encoding, signal)
       try {
         if (plan.length <= 1 || task.stream) {

@@ -110,11 +110,12 @@ t.test('streamed, growth 2 (the default): each chunk at most twice the audio bef
 })
 
 t.test('staged voices: the flow runs window by window only for a stream in chunks whose first audio is due before a whole flow', async t => {
-  const due = { stream: true, chunks: 3, leadMs: 0, flowEstimateMs: 120 }
+  const due = { stream: true, chunks: 3, leadMs: 0, flowEstimateMs: 120, contended: false }
   t.equal(windowedFlow(due), true, 'due now, the whole flow would take 120 ms: the first chunk\'s window first')
   t.equal(windowedFlow({ ...due, leadMs: 500 }), false, 'heard in 500 ms: the whole flow is done by then, with no overlap')
   t.equal(windowedFlow({ ...due, leadMs: 119 }), true)
   t.equal(windowedFlow({ ...due, leadMs: 500, flowEstimateMs: Number.POSITIVE_INFINITY }), true, 'the flow\'s speed not known yet: windows')
   t.equal(windowedFlow({ ...due, chunks: 1 }), false, 'one chunk: one flow either way')
   t.equal(windowedFlow({ ...due, stream: false }), false, 'a whole answer flows once')
+  t.equal(windowedFlow({ ...due, contended: true }), false, 'work waits for a slot: no duplicated work')
 })
