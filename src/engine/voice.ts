@@ -273,14 +273,22 @@ export class PiperVoice {
     return this.info.cut === 'staged'
   }
 
-  /** Staged voices: the encoding with its flow run over every frame at once
-   * (its chunks then decode only their margins; for non-staged voices, the
-   * encoding as it is). The arrays of `encoding` are left as they were. */
-  async flowed (encoding: SentenceEncoding, signal?: AbortSignal): Promise<SentenceEncoding> {
+  /** Staged voices: the encoding with its flow run over every frame (its
+   * chunks then decode only their margins; for non-staged voices, the
+   * encoding as it is), in `parts` windows run at once when a sentence is
+   * long enough (each on a thread of the libuv pool: cores that would stay
+   * idle, for the flow's context again at each cut). The arrays of
+   * `encoding` are left as they were. */
+  async flowed (encoding: SentenceEncoding, signal?: AbortSignal, parts = 1): Promise<SentenceEncoding> {
     if (!this.staged || encoding.flowed === true) return encoding
-    const { data, channels } = await this.flowFrames(encoding, { start: 0, end: encoding.frames }, signal)
-    const { durations } = encoding
-    return { latent: data, channels, frames: encoding.frames, framed: [], side: encoding.side, flowed: true, ...(durations !== undefined ? { durations } : {}) }
+    const { frames, durations } = encoding
+    const count = Math.max(1, Math.min(parts, Math.floor(frames / (FLOW_PART_MIN_CONTEXTS * this.info.contextFrames || 1))))
+    const ranges = Array.from({ length: count }, (_, i) => ({ start: Math.round(i * frames / count), end: Math.round((i + 1) * frames / count) }))
+    const made = await Promise.all(ranges.map(async range => await this.flowFrames(encoding, range, signal)))
+    const channels = made[0].channels
+    const latent = made.length === 1 ? made[0].data : joinFrames(made.map(m => m.data), ranges, channels, frames)
+    if (made.length > 1) discardBytes(made.map(m => m.data))
+    return { latent, channels, frames, framed: [], side: encoding.side, flowed: true, ...(durations !== undefined ? { durations } : {}) }
   }
 
   /** Split voices: the samples of latent frames `range`, decoded with
@@ -425,6 +433,21 @@ export class PiperVoice {
     this.closed = true
     this.session.close()
   }
+}
+
+/** A whole flow is cut into windows only when each is at least this many
+ * times the flow's context: shorter, the repeated context costs more than a
+ * second core gains. */
+const FLOW_PART_MIN_CONTEXTS = 8
+
+/** [channels, frames] arrays of consecutive frame ranges joined into one of `frames`. */
+function joinFrames (pieces: Float32Array[], ranges: FrameRange[], channels: number, frames: number): Float32Array {
+  const out = new Float32Array(channels * frames)
+  pieces.forEach((piece, i) => {
+    const width = ranges[i].end - ranges[i].start
+    for (let c = 0; c < channels; c++) out.set(piece.subarray(c * width, (c + 1) * width), c * frames + ranges[i].start)
+  })
+  return out
 }
 
 /** Flow runs shorter than this say more of a run's fixed cost than of the flow's speed. */

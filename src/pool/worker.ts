@@ -79,7 +79,8 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
       // Staged voices: the flow once over the whole sentence, unless a
       // stream's first audio is due before that would be done.
       const windowed = windowedFlow({ stream: task.stream, chunks: plan.length, leadMs: task.leadMs, flowEstimateMs: voice.flowEstimateMs(encoding.frames), contended: task.contended })
-      const source = windowed ? encoding : await voice.flowed(encoding, signal)
+      // A free core (the encoder was not busy) takes half of a whole flow.
+      const source = windowed ? encoding : await voice.flowed(encoding, signal, task.busy ? 1 : init.session.encoderIntraOpThreads ?? 1)
       try {
         if (plan.length <= 1 || task.stream) {
           // Short, or streamed: this worker decodes the first chunk itself.

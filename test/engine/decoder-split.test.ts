@@ -137,6 +137,7 @@ t.test('bench voices: one long sentence, chunked at either cut, equals the whole
 // decoder cut, and a first chunk need not wait for the whole sentence's flow.
 // Exact where the decoder cut is (the same decoder, the same margins).
 t.test('bench voices: the staged cut (flow on its own) equals the whole graph, chunk by chunk or flowed at once', skipBench, async t => {
+  let twoWindows = 0
   for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {
     const model = join(BENCH_VOICES, `${name}.onnx`)
     const bytes = new Uint8Array(await readFile(model))
@@ -164,9 +165,17 @@ t.test('bench voices: the staged cut (flow on its own) equals the whole graph, c
     for (const range of [{ start: 0, end: 40 }, { start: 40, end: flowed.frames }]) pieces.push(await staged.decodeChunk(flowed, range, 32))
     const joined = Float32Array.from([...pieces[0], ...pieces[1]])
     t.ok(joined.length === expected.length && joined.every((v, i) => v === expected[i]), 'chunks of the flowed latent equal the whole graph')
+    if (encoding.frames >= 2 * 8 * 32) {
+      // Cut only when each window is 8 of the flow's contexts or more (651 frames on multi).
+      twoWindows++
+      const halves = await staged.flowed(encoding, undefined, 2)
+      t.ok(halves.latent.length === flowed.latent.length && halves.latent.every((v, i) => v === flowed.latent[i]),
+        'the flow in two windows run at once (a free core) makes the same latent')
+    }
     const inferred = await staged.infer(ids, settings)
     t.ok(inferred.length === expected.length && inferred.every((v, i) => v === expected[i]), 'infer (encoder, flow, decoder in one call) equals the whole graph')
   }
+  t.ok(twoWindows > 0, 'a sentence long enough to flow in two windows was checked')
 })
 
 t.test('bench voice: every reference sentence, chunked with the flow, equals the whole graph', skipBench, async t => {
