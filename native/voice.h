@@ -2,8 +2,8 @@
 // (see voice_registry.h): either one ONNX Runtime session for the whole graph,
 // or two cut from it (src/engine/onnx/decoder-split.ts): the encoder (the
 // model's inputs → latent [1, channels, frames]) and the decoder (latent →
-// audio), so the decoder can run on bounded chunks. No N-API here; see
-// voice_binding.cc.
+// audio), so the decoder can run on bounded chunks; staged, three: the flow
+// between them as a session of its own. No N-API here; see voice_binding.cc.
 #pragma once
 
 #include <cstdint>
