@@ -42,13 +42,11 @@ async function * replies ({ modelPath, only, template }: CutterData): AsyncGener
   if (plan.mode === 'whole') return { kind: 'end', reasons: [plan.reason] }
   let reasons: string[] = []
   const single = (cut: CutPlan) => ({ cut: cut.cut, make: () => cutModel(plan.graph, cut) })
-  // Staged needs both cuts; the decoder cut is its fallback.
-  const staged = plan.cuts.length === 2 ? [() => cutStaged(plan.graph, plan.cuts[0], plan.cuts[1])] : []
+  // The decoder cut is the staged split's fallback.
   const cuts: Array<{ cut: string, make: () => DecoderSplit | string }> = only === 'staged'
-    ? [...staged.map(make => ({ cut: 'staged', make })), ...plan.cuts.filter(c => c.cut === 'decoder').map(single)]
+    ? [{ cut: 'staged', make: () => cutStaged(plan.graph, plan.cuts) }, ...plan.cuts.filter(c => c.cut === 'decoder').map(single)]
     : plan.cuts.filter(c => only === undefined || c.cut === only).map(single)
   if (cuts.length === 0) reasons.push(`the graph has no ${only ?? ''} cut`)
-  else if (only === 'staged' && staged.length === 0) reasons.push('staged cut: the graph has no flow cut')
   for (const cut of cuts) {
     const parts = cut.make()
     if (typeof parts === 'string') {

@@ -360,13 +360,29 @@ function durationsTensor (graph: ModelGraph, plan: CutPlan, textual: Set<string>
   return ceils.length === 1 ? ceils[0].outputs[0] : undefined
 }
 
-/** Writes the encoder and the chunked part for one cut, or says why it cannot. */
-export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | string {
-  const { constant, side, textual } = classify(graph)
-  const output = graph.outputs[0].name
+/** The nodes after the cut at `index` that make `targets` from the tensors in
+ * `stop` (constants they read included). */
+function partAfter (graph: ModelGraph, constant: Set<string>, index: number, targets: string[], stop: string[]): number[] {
+  return needed(graph.nodes, targets, new Set(stop))
+    .filter(i => i > index || graph.nodes[i].outputs.every(o => constant.has(o)))
+}
+
+/** One cut's parts by name (no bytes written yet): the chunked part's nodes,
+ * and the tensors the encoder hands over. */
+interface CutLayout {
+  plan: CutPlan
+  decoderNodes: number[]
+  /** Side tensors the chunked part reads (the speaker's conditioning). */
+  side: string[]
+  /** The chunked part's inputs: the latent, the framed tensors, the side tensors. */
+  boundary: string[]
+  durations?: string
+}
+
+function layoutOf (graph: ModelGraph, classes: Classes, plan: CutPlan): CutLayout | string {
+  const { constant, side, textual } = classes
   const framedBoundary = [plan.latent, ...plan.framed]
-  const decoderNodes = needed(graph.nodes, [output], new Set(framedBoundary))
-    .filter(index => index > plan.index || graph.nodes[index].outputs.every(o => constant.has(o)))
+  const decoderNodes = partAfter(graph, constant, plan.index, [graph.outputs[0].name], framedBoundary)
   const decoderInputs = new Set<string>()
   for (const index of decoderNodes) {
     for (const input of graph.nodes[index].inputs) if (side.has(input)) decoderInputs.add(input)
@@ -378,51 +394,68 @@ export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | stri
   if (sideInputs.some(name => graph.inputs.some(i => i.name === name))) {
     return 'the decoder reads a graph input directly, not the encoder\'s result'
   }
-  const boundary = [...framedBoundary, ...sideInputs]
   const durations = durationsTensor(graph, plan, textual)
-  const encoderOutputs = durations === undefined ? boundary : [...boundary, durations]
+  return { plan, decoderNodes, side: sideInputs, boundary: [...framedBoundary, ...sideInputs], ...(durations !== undefined ? { durations } : {}) }
+}
 
-  const encoder = buildModel(graph, {
+function encoderOf (graph: ModelGraph, layout: CutLayout): Uint8Array {
+  const outputs = layout.durations === undefined ? layout.boundary : [...layout.boundary, layout.durations]
+  return buildModel(graph, {
     name: 'chorus-encoder',
-    nodes: needed(graph.nodes, encoderOutputs, new Set()),
+    nodes: needed(graph.nodes, outputs, new Set()),
     inputs: graph.inputs.map(i => graph.bytes.subarray(i.start, i.end)),
-    outputs: encoderOutputs.map(name => bytesField(GRAPH_OUTPUT, floatValueInfo(name)))
+    outputs: outputs.map(name => bytesField(GRAPH_OUTPUT, floatValueInfo(name)))
   })
-  const decoder = buildModel(graph, {
+}
+
+function decoderOf (graph: ModelGraph, layout: CutLayout): Uint8Array {
+  return buildModel(graph, {
     name: 'chorus-decoder',
-    nodes: decoderNodes,
-    inputs: boundary.map(name => bytesField(GRAPH_INPUT, floatValueInfo(name))),
+    nodes: layout.decoderNodes,
+    inputs: layout.boundary.map(name => bytesField(GRAPH_INPUT, floatValueInfo(name))),
     outputs: graph.outputs.map(o => graph.bytes.subarray(o.start, o.end))
   })
+}
+
+/** The split for an encoder cut at `layout` and a given decoder. */
+function splitOf (layout: CutLayout, encoder: Uint8Array, decoder: Uint8Array): DecoderSplit {
+  const { plan, durations } = layout
   return {
-    cut: plan.cut, encoder, decoder, latent: plan.latent, framed: plan.framed, side: sideInputs,
+    cut: plan.cut, encoder, decoder, latent: plan.latent, framed: plan.framed, side: layout.side,
     hopLength: plan.hopLength, contextFrames: plan.contextFrames, ...(durations !== undefined ? { durations } : {})
   }
 }
 
-/** The staged split: the flow cut's encoder, the flow (the flow cut's
- * boundary → the decoder cut's latent) and the decoder cut's decoder. The
+/** Writes the encoder and the chunked part for one cut, or says why it cannot. */
+export function cutModel (graph: ModelGraph, plan: CutPlan): DecoderSplit | string {
+  const layout = layoutOf(graph, classify(graph), plan)
+  return typeof layout === 'string' ? layout : splitOf(layout, encoderOf(graph, layout), decoderOf(graph, layout))
+}
+
+/** The staged split of a plan's two cuts (the flow's, then the decoder's):
+ * the flow cut's encoder, the flow (the flow cut's boundary → the decoder
+ * cut's latent) and the decoder cut's decoder, or why there is none. The
  * decoder's side tensors must be ones the encoder hands over already. */
-export function cutStaged (graph: ModelGraph, flowPlan: CutPlan, decoderPlan: CutPlan): DecoderSplit | string {
-  const early = cutModel(graph, flowPlan)
+export function cutStaged (graph: ModelGraph, cuts: CutPlan[]): DecoderSplit | string {
+  if (cuts.length !== 2) return 'the graph has no flow cut'
+  const classes = classify(graph)
+  const early = layoutOf(graph, classes, cuts[0])
   if (typeof early === 'string') return early
-  const late = cutModel(graph, decoderPlan)
+  const late = layoutOf(graph, classes, cuts[1])
   if (typeof late === 'string') return late
   if (late.side.some(name => !early.side.includes(name))) return 'the decoder reads a speaker tensor the encoder does not hand over'
-  const { constant } = classify(graph)
-  const flowBoundary = new Set([early.latent, ...early.framed])
-  const nodes = needed(graph.nodes, [late.latent], flowBoundary)
-    .filter(index => index > flowPlan.index || graph.nodes[index].outputs.every(o => constant.has(o)))
+  const flowOutput = late.plan.latent
+  const nodes = partAfter(graph, classes.constant, early.plan.index, [flowOutput], [early.plan.latent, ...early.plan.framed])
   const read = new Set(nodes.flatMap(index => graph.nodes[index].inputs))
   const made = new Set(nodes.flatMap(index => graph.nodes[index].outputs))
-  const inputs = [early.latent, ...early.framed, ...early.side.filter(name => read.has(name) && !made.has(name))]
+  const inputs = [early.plan.latent, ...early.plan.framed, ...early.side.filter(name => read.has(name) && !made.has(name))]
   const flow = buildModel(graph, {
     name: 'chorus-flow',
     nodes,
     inputs: inputs.map(name => bytesField(GRAPH_INPUT, floatValueInfo(name))),
-    outputs: [bytesField(GRAPH_OUTPUT, floatValueInfo(late.latent))]
+    outputs: [bytesField(GRAPH_OUTPUT, floatValueInfo(flowOutput))]
   })
-  return { ...early, cut: 'staged', decoder: late.decoder, flow, flowOutput: late.latent }
+  return { ...splitOf(early, encoderOf(graph, early), decoderOf(graph, late)), cut: 'staged', flow, flowOutput }
 }
 
 /** Cuts the model at its preferred cut (or the decoder cut, when asked), or
@@ -433,9 +466,7 @@ export function splitDecoder (modelBytes: Uint8Array, options: { cut?: SplitCut 
   if (plan.mode === 'whole') return plan
   let reason = ''
   if (options.cut === 'staged') {
-    const [flowPlan, decoderPlan] = plan.cuts
-    if (plan.cuts.length !== 2) return { mode: 'whole', reason: 'the model has no staged cut' }
-    const split = cutStaged(plan.graph, flowPlan, decoderPlan)
+    const split = cutStaged(plan.graph, plan.cuts)
     return typeof split === 'string' ? { mode: 'whole', reason: split } : { mode: 'split', split }
   }
   for (const cut of plan.cuts) {
