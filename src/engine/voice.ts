@@ -281,14 +281,15 @@ export class PiperVoice {
    * `encoding` are left as they were. */
   async flowed (encoding: SentenceEncoding, signal?: AbortSignal, parts = 1): Promise<SentenceEncoding> {
     if (!this.staged || encoding.flowed === true) return encoding
-    const { frames, durations } = encoding
+    const { frames } = encoding
     const count = Math.max(1, Math.min(parts, Math.floor(frames / (FLOW_PART_MIN_CONTEXTS * this.info.contextFrames || 1))))
     const ranges = Array.from({ length: count }, (_, i) => ({ start: Math.round(i * frames / count), end: Math.round((i + 1) * frames / count) }))
     const made = await Promise.all(ranges.map(async range => await this.flowFrames(encoding, range, signal)))
     const channels = made[0].channels
-    const latent = made.length === 1 ? made[0].data : joinFrames(made.map(m => m.data), ranges, channels, frames)
-    if (made.length > 1) discardBytes(made.map(m => m.data))
-    return { latent, channels, frames, framed: [], side: encoding.side, flowed: true, ...(durations !== undefined ? { durations } : {}) }
+    if (made.length === 1) return flowedEncoding(encoding, made[0])
+    const latent = joinFrames(made.map(m => m.data), ranges, channels, frames)
+    discardBytes(made.map(m => m.data))
+    return flowedEncoding(encoding, { data: latent, channels })
   }
 
   /** Split voices: the samples of latent frames `range`, decoded with
@@ -318,21 +319,9 @@ export class PiperVoice {
    * (exact: what the flow makes of the whole sentence there). */
   private async flowFrames (encoding: SentenceEncoding, range: FrameRange, signal?: AbortSignal): Promise<FramedTensor> {
     const window = withMargin(range, encoding.frames, this.info.contextFrames)
-    const whole = window.start === 0 && window.end === encoding.frames
-    const slice = (data: Float32Array, channels: number): NativeTensor => ({
-      data: whole ? data : sliceLatent(data, channels, encoding.frames, window),
-      shape: [1, channels, window.end - window.start]
-    })
-    const latent = slice(encoding.latent, encoding.channels)
-    const framed = encoding.framed.map(t => slice(t.data, t.channels))
     const frames = window.end - window.start
     const started = performance.now()
-    let made: Float32Array
-    try {
-      made = await this.call(signal, token => this.session.flow(latent, [...framed, ...encoding.side], token))
-    } finally {
-      if (!whole) discardBytes([latent, ...framed].map(t => new Uint8Array(t.data.buffer)))
-    }
+    const made = await this.runWindow(encoding, window, (latent, inputs, token) => this.session.flow(latent, inputs, token), signal)
     if (frames >= FLOW_TIMING_MIN_FRAMES) {
       const perFrame = (performance.now() - started) / frames
       this.flowMsPerFrame = this.flowMsPerFrame === 0 ? perFrame : this.flowMsPerFrame * 0.8 + perFrame * 0.2
@@ -347,26 +336,31 @@ export class PiperVoice {
   }
 
   private async decodeFrames (encoding: SentenceEncoding, range: FrameRange, signal?: AbortSignal): Promise<Float32Array> {
-    if (this.staged && encoding.flowed !== true) {
-      // The flow first, over this range only; then the decoder on what it made.
-      const { data, channels } = await this.flowFrames(encoding, range, signal)
-      const { durations } = encoding
-      const flowed: SentenceEncoding = { latent: data, channels, frames: range.end - range.start, framed: [], side: encoding.side, flowed: true, ...(durations !== undefined ? { durations } : {}) }
-      try {
-        return await this.decodeFrames(flowed, { start: 0, end: flowed.frames }, signal)
-      } finally {
-        discardBytes([new Uint8Array(data.buffer)])
-      }
+    const decode = (latent: NativeTensor, inputs: NativeTensor[], token?: NativeCancelToken) => this.session.decode(latent, inputs, token)
+    if (!this.staged || encoding.flowed === true) return await this.runWindow(encoding, range, decode, signal)
+    // The flow first, over this range only; then the decoder on what it made.
+    const made = await this.flowFrames(encoding, range, signal)
+    try {
+      const flowed = flowedEncoding(encoding, made, range.end - range.start)
+      return await this.runWindow(flowed, { start: 0, end: flowed.frames }, decode, signal)
+    } finally {
+      discardBytes([new Uint8Array(made.data.buffer)])
     }
-    const whole = range.start === 0 && range.end === encoding.frames
+  }
+
+  /** Runs `run` (the flow, or the decoder) on frames `window` of an
+   * encoding's frame-aligned tensors, its side tensors whole. */
+  private async runWindow (encoding: SentenceEncoding, window: FrameRange,
+    run: (latent: NativeTensor, inputs: NativeTensor[], token?: NativeCancelToken) => Promise<Float32Array>, signal?: AbortSignal): Promise<Float32Array> {
+    const whole = window.start === 0 && window.end === encoding.frames
     const slice = (data: Float32Array, channels: number): NativeTensor => ({
-      data: whole ? data : sliceLatent(data, channels, encoding.frames, range),
-      shape: [1, channels, range.end - range.start]
+      data: whole ? data : sliceLatent(data, channels, encoding.frames, window),
+      shape: [1, channels, window.end - window.start]
     })
     const latent = slice(encoding.latent, encoding.channels)
     const framed = encoding.framed.map(t => slice(t.data, t.channels))
     try {
-      return await this.call(signal, token => this.session.decode(latent, [...framed, ...encoding.side], token))
+      return await this.call(signal, token => run(latent, [...framed, ...encoding.side], token))
     } finally {
       // The addon copied the slices; freed now rather than at this thread's
       // next collection (see owning() in src/pool/worker.ts).
@@ -439,6 +433,13 @@ export class PiperVoice {
  * times the flow's context: shorter, the repeated context costs more than a
  * second core gains. */
 const FLOW_PART_MIN_CONTEXTS = 8
+
+/** `from` with its latent replaced by the flow's output (over all its frames,
+ * or over `frames` of them): nothing else is framed then. */
+function flowedEncoding (from: SentenceEncoding, latent: FramedTensor, frames = from.frames): SentenceEncoding {
+  const { side, durations } = from
+  return { latent: latent.data, channels: latent.channels, frames, framed: [], side, flowed: true, ...(durations !== undefined ? { durations } : {}) }
+}
 
 /** [channels, frames] arrays of consecutive frame ranges joined into one of `frames`. */
 function joinFrames (pieces: Float32Array[], ranges: FrameRange[], channels: number, frames: number): Float32Array {
