@@ -166,6 +166,14 @@ Ort::Value WrapTensor(FloatTensor& tensor) {
                                          tensor.shape.size());
 }
 
+// The latent and the other boundary tensors, in order, as ORT values over their data.
+std::vector<Ort::Value> WrapAll(FloatTensor& latent, std::vector<FloatTensor>& side) {
+  std::vector<Ort::Value> values;
+  values.push_back(WrapTensor(latent));
+  for (auto& tensor : side) values.push_back(WrapTensor(tensor));
+  return values;
+}
+
 // A tensor over another's data (float, as every boundary tensor is): the
 // same input fed to two sessions without a copy or a move.
 Ort::Value ViewOf(Ort::Value& value) {
@@ -233,18 +241,21 @@ Voice::Voice(const ModelParts& parts, const SessionSettings& settings, std::stri
   if (boundary_.empty() || !Contains(OutputNames(*decoder_), kOutput)) {
     throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split did not produce Piper's output");
   }
+  // Read once: every run feeds each session the tensors it takes.
+  decoder_inputs_ = InputNames(*decoder_);
+  if (staged()) flow_inputs_ = InputNames(*flow_);
   for (const auto& name : boundary_) {
-    if (!Contains(OutputNames(*encoder_), name) || !Contains(InputNames(staged() ? *flow_ : *decoder_), name)) {
+    if (!Contains(OutputNames(*encoder_), name) || !Contains(staged() ? flow_inputs_ : decoder_inputs_, name)) {
       // Staged: the flow may leave the speaker's tensors to the decoder.
-      bool side_of_staged = staged() && name != boundary_.front() && Contains(InputNames(*decoder_), name);
+      bool side_of_staged = staged() && name != boundary_.front() && Contains(decoder_inputs_, name);
       if (!side_of_staged) throw NativeError(kErrOrt, "Model " + label_ + ": the decoder split lost tensor " + name);
     }
   }
   if (staged()) {
-    if (!Contains(OutputNames(*flow_), flow_output_) || !Contains(InputNames(*decoder_), flow_output_)) {
+    if (!Contains(OutputNames(*flow_), flow_output_) || !Contains(decoder_inputs_, flow_output_)) {
       throw NativeError(kErrOrt, "Model " + label_ + ": the staged split lost the flow's output " + flow_output_);
     }
-    for (const auto& name : InputNames(*decoder_)) {
+    for (const auto& name : decoder_inputs_) {
       if (name != flow_output_ && !Contains(boundary_, name)) {
         throw NativeError(kErrOrt, "Model " + label_ + ": the staged decoder takes " + name + ", which the encoder does not make");
       }
@@ -352,9 +363,9 @@ std::vector<Ort::Value> Voice::RunEncoder(const InferenceRequest& request, Cance
   return Run(session, names, inputs, outputs, cancel);
 }
 
-Ort::Value Voice::RunTaking(Ort::Session& session, const std::vector<std::string>& names,
-                            std::vector<Ort::Value>& values, const char* output, CancelState* cancel) {
-  std::vector<std::string> taken = InputNames(session);
+Ort::Value Voice::RunTaking(Ort::Session& session, const std::vector<std::string>& taken,
+                            const std::vector<std::string>& names, std::vector<Ort::Value>& values, const char* output,
+                            CancelState* cancel) {
   std::vector<const char*> input_names;
   std::vector<Ort::Value> inputs;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -371,12 +382,12 @@ Ort::Value Voice::Infer(const InferenceRequest& request, CancelState* cancel) {
   if (!split()) return std::move(encoded.front());
   // The decoder takes the boundary only.
   if (has_durations()) encoded.pop_back();
-  if (!staged()) return RunTaking(*decoder_, boundary_, encoded, kOutput, cancel);
+  if (!staged()) return RunTaking(*decoder_, decoder_inputs_, boundary_, encoded, kOutput, cancel);
   // The flow's output takes the latent's place; the speaker's tensors stay.
   std::vector<std::string> names = boundary_;
   names.front() = flow_output_;
-  encoded.front() = RunTaking(*flow_, boundary_, encoded, flow_output_.c_str(), cancel);
-  return RunTaking(*decoder_, names, encoded, kOutput, cancel);
+  encoded.front() = RunTaking(*flow_, flow_inputs_, boundary_, encoded, flow_output_.c_str(), cancel);
+  return RunTaking(*decoder_, decoder_inputs_, names, encoded, kOutput, cancel);
 }
 
 std::vector<FloatTensor> Voice::Encode(const InferenceRequest& request, CancelState* cancel) {
@@ -393,14 +404,12 @@ Ort::Value Voice::Decode(FloatTensor& latent, std::vector<FloatTensor>& side, Ca
     throw NativeError(kErrInvalidArgument, "The decoder of " + label_ + " takes " + std::to_string(boundary_.size()) +
                                                " tensors");
   }
-  std::vector<Ort::Value> inputs;
-  inputs.push_back(WrapTensor(latent));
-  for (auto& tensor : side) inputs.push_back(WrapTensor(tensor));
-  if (!staged()) return RunTaking(*decoder_, boundary_, inputs, kOutput, cancel);
+  std::vector<Ort::Value> inputs = WrapAll(latent, side);
+  if (!staged()) return RunTaking(*decoder_, decoder_inputs_, boundary_, inputs, kOutput, cancel);
   // The side tensors are the boundary's last ones.
   std::vector<std::string> names{flow_output_};
   names.insert(names.end(), boundary_.end() - static_cast<std::ptrdiff_t>(side.size()), boundary_.end());
-  return RunTaking(*decoder_, names, inputs, kOutput, cancel);
+  return RunTaking(*decoder_, decoder_inputs_, names, inputs, kOutput, cancel);
 }
 
 Ort::Value Voice::Flow(FloatTensor& latent, std::vector<FloatTensor>& side, CancelState* cancel) {
@@ -409,10 +418,8 @@ Ort::Value Voice::Flow(FloatTensor& latent, std::vector<FloatTensor>& side, Canc
     throw NativeError(kErrInvalidArgument, "The flow of " + label_ + " takes " + std::to_string(boundary_.size()) +
                                                " tensors");
   }
-  std::vector<Ort::Value> inputs;
-  inputs.push_back(WrapTensor(latent));
-  for (auto& tensor : side) inputs.push_back(WrapTensor(tensor));
-  return RunTaking(*flow_, boundary_, inputs, flow_output_.c_str(), cancel);
+  std::vector<Ort::Value> inputs = WrapAll(latent, side);
+  return RunTaking(*flow_, flow_inputs_, boundary_, inputs, flow_output_.c_str(), cancel);
 }
 
 }  // namespace chorus

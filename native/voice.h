@@ -137,9 +137,10 @@ class Voice {
 
  private:
   std::vector<Ort::Value> RunEncoder(const InferenceRequest& request, CancelState* cancel);
-  // Runs `session` on the tensors named in `names` that it takes as inputs.
-  Ort::Value RunTaking(Ort::Session& session, const std::vector<std::string>& names, std::vector<Ort::Value>& values,
-                       const char* output, CancelState* cancel);
+  // Runs `session` on the tensors named in `names` that are among its inputs, `taken`.
+  Ort::Value RunTaking(Ort::Session& session, const std::vector<std::string>& taken,
+                       const std::vector<std::string>& names, std::vector<Ort::Value>& values, const char* output,
+                       CancelState* cancel);
 
   std::string label_;
   // Loads a shared encoder from the template and copies this voice's
@@ -154,6 +155,9 @@ class Voice {
   std::unique_ptr<Ort::Session> decoder_;
   std::unique_ptr<Ort::Session> flow_;
   std::string flow_output_;
+  // The input names of the decoder and the flow, read when they load.
+  std::vector<std::string> decoder_inputs_;
+  std::vector<std::string> flow_inputs_;
   std::vector<std::string> boundary_;
   std::string durations_;
   std::string split_info_;
