@@ -3,6 +3,8 @@
 // encoder run. Pure functions; the pipeline that uses them is in
 // src/synthesis/sentence-pipeline.ts.
 
+import type { SplitCut } from './onnx/decoder-split.js'
+
 /** Settings an operator can read in the README (TTS_DECODER_*, TTS_MAX_PHONEMES_PER_RUN). */
 export interface ChunkingSettings {
   /** Latent frames decoded per chunk (256 samples each in Piper's voices). */
@@ -29,7 +31,7 @@ export interface ChunkingSettings {
    * between them: over a streamed sentence's first chunk only before its
    * first audio, else once over the whole sentence; each chunk then decodes
    * only the decoder's margin). */
-  cut: 'flow' | 'decoder' | 'staged'
+  cut: SplitCut
 }
 
 export const DEFAULT_CHUNKING: ChunkingSettings = {

@@ -100,7 +100,7 @@ export interface ReadyResult {
   mode: 'split' | 'whole'
   /** Split voices: `flow` when the flow runs in the chunks with the decoder,
    * `staged` when it runs on its own, else `decoder`. */
-  cut?: 'flow' | 'decoder' | 'staged'
+  cut?: ChunkingSettings['cut']
   /** Why it runs whole (or at the later cut), when this worker loaded the model. */
   reason?: string
   /** Heap bytes of the voice's sessions, once per process. */

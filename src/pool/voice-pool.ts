@@ -74,7 +74,7 @@ export class VoicePool {
   memoryBytes = 0
   mode: 'split' | 'whole' = 'whole'
   /** Split voices: what runs in chunks. */
-  cut: 'flow' | 'decoder' | 'staged' | null = null
+  cut: ChunkingSettings['cut'] | null = null
   /** Its encoder runs on a session shared with the voices of its architecture. */
   encoderShared = false
   /** Peaks of the voice's recent sentences (see the gain rule in sentence-pipeline.ts). */

@@ -1,7 +1,7 @@
 // One object per voice for GET /voices and /v1/audio/voices: a view of the
 // voices the synthesis layer can speak with, installed and built in.
 
-import type { Runtime } from '../engine/index.js'
+import type { ChunkingSettings, Runtime } from '../engine/index.js'
 import type { PoolManager, VoiceState } from '../pool/pool-manager.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 import type { VoiceRegistry } from '../voices/registry.js'
@@ -31,7 +31,7 @@ export interface VoiceInfo {
   /** How the voice runs: `split` (encoder + chunked decoder) or `whole`; null until loaded. */
   mode: 'split' | 'whole' | null
   /** Split voices: what runs in chunks, `flow` (the flow and the decoder) or `decoder`; null otherwise. */
-  split_cut: 'flow' | 'decoder' | 'staged' | null
+  split_cut: ChunkingSettings['cut'] | null
   /** Split voices: whether the encoder runs on a session shared with the voices of the same architecture; null until loaded. */
   encoder_shared: boolean | null
   /** Set when the voice's files failed to load: why. Retried when they change. */
