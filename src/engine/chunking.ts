@@ -180,6 +180,14 @@ export function sliceLatent (latent: Float32Array, channels: number, frames: num
   return out
 }
 
+/** Staged voices: in how many windows at once a whole flow runs (each on a
+ * thread of the libuv pool). A second window repeats the flow's context, so
+ * it only takes a core that would otherwise stay idle: the encoder was not
+ * busy (other runs did not hold the cores) and no work waits for a slot. */
+export function flowParts (sentence: { busy: boolean, contended: boolean, encoderThreads: number }): number {
+  return sentence.busy || sentence.contended ? 1 : Math.max(1, sentence.encoderThreads)
+}
+
 /** Cuts a sentence's phoneme codepoints into runs of at most `max`, each cut
  * after the last space (a word boundary) before the limit, or at the limit
  * when a single word is longer. */

@@ -5,7 +5,7 @@
 // may still touch after handing an array on: docs/memory.md.
 
 import { threadId, workerData } from 'node:worker_threads'
-import { frameAlignedArrays, nameThread, PiperVoice, planChunks, sliceLatent, THREAD_NAMES, windowedFlow, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
+import { flowParts, frameAlignedArrays, nameThread, PiperVoice, planChunks, sliceLatent, THREAD_NAMES, windowedFlow, withMargin, type FrameRange, type SentenceEncoding } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import { beforeIdle, discardBytes, owning, transferList } from '../engine/memory/index.js'
 import { moveResult as move } from './move-result.js'
@@ -79,8 +79,8 @@ async function sentence (voice: PiperVoice, task: SentenceTask): Promise<Sentenc
       // Staged voices: the flow once over the whole sentence, unless a
       // stream's first audio is due before that would be done.
       const windowed = windowedFlow({ stream: task.stream, chunks: plan.length, leadMs: task.leadMs, flowEstimateMs: voice.flowEstimateMs(encoding.frames), contended: task.contended })
-      // A free core (the encoder was not busy) takes half of a whole flow.
-      const source = windowed ? encoding : await voice.flowed(encoding, signal, task.busy ? 1 : init.session.encoderIntraOpThreads ?? 1)
+      const parts = flowParts({ busy: task.busy, contended: task.contended, encoderThreads: init.session.encoderIntraOpThreads ?? 1 })
+      const source = windowed ? encoding : await voice.flowed(encoding, signal, parts)
       try {
         if (plan.length <= 1 || task.stream) {
           // Short, or streamed: this worker decodes the first chunk itself.

@@ -2,7 +2,7 @@
 // runs of a long sentence (capPhonemes).
 
 import t, { type Test } from 'tap'
-import { capPhonemes, DEFAULT_CHUNKING, planChunks, SPREAD_MARGINS, windowedFlow, withMargin, type FrameRange } from '../../src/engine/chunking.js'
+import { capPhonemes, DEFAULT_CHUNKING, flowParts, planChunks, SPREAD_MARGINS, windowedFlow, withMargin, type FrameRange } from '../../src/engine/chunking.js'
 
 const settings = { ...DEFAULT_CHUNKING, chunkFrames: 512, firstChunkFrames: 32, marginFrames: 32, streamChunkGrowth: 1 }
 
@@ -118,4 +118,13 @@ t.test('staged voices: the flow runs window by window only for a stream in chunk
   t.equal(windowedFlow({ ...due, chunks: 1 }), false, 'one chunk: one flow either way')
   t.equal(windowedFlow({ ...due, stream: false }), false, 'a whole answer flows once')
   t.equal(windowedFlow({ ...due, contended: true }), false, 'work waits for a slot: no duplicated work')
+})
+
+t.test('staged voices: a whole flow takes a second window only on a core nothing else wants', async t => {
+  const idle = { busy: false, contended: false, encoderThreads: 2 }
+  t.equal(flowParts(idle), 2, 'idle: the encoder\'s two threads, two windows')
+  t.equal(flowParts({ ...idle, busy: true }), 1, 'other runs hold the cores')
+  t.equal(flowParts({ ...idle, contended: true }), 1, 'work waits for a slot: no repeated context')
+  t.equal(flowParts({ ...idle, encoderThreads: 1 }), 1)
+  t.equal(flowParts({ ...idle, encoderThreads: 0 }), 1, 'never fewer than one')
 })
