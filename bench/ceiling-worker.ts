@@ -39,9 +39,10 @@ export type EngineRequest =
   | { kind: 'load-ids', texts: PreparedText[] }
   /**
    * Takes sentences of texts [first, first + count) in turn from a counter
-   * shared by every worker, until durationMs is up.
+   * shared by every worker, until durationMs is up; `once`: each sentence
+   * exactly once instead (the counter starting at 0), however long it takes.
    */
-  | { kind: 'throughput', counter: SharedArrayBuffer, durationMs: number, first: number, count: number }
+  | { kind: 'throughput', counter: SharedArrayBuffer, durationMs: number, first: number, count: number, once?: boolean }
   /** One text's sentences one after another, `repeats` times. */
   | { kind: 'sequential', text: number, repeats: number }
 
@@ -165,8 +166,11 @@ async function handle (request: EngineRequest, loaded: LoadedVoice[]): Promise<E
       const deadline = performance.now() + request.durationMs
       let audioSeconds = 0
       let done = 0
-      while (performance.now() < deadline && sentences.length > 0) {
-        audioSeconds += await infer(sentences[Atomics.add(counter, 0, 1) % sentences.length])
+      for (;;) {
+        if (request.once !== true && (performance.now() >= deadline || sentences.length === 0)) break
+        const index = Atomics.add(counter, 0, 1)
+        if (request.once === true && index >= sentences.length) break
+        audioSeconds += await infer(sentences[index % sentences.length])
         done++
       }
       return { kind: 'throughput', audioSeconds, sentences: done }

@@ -129,9 +129,20 @@ export class EngineBench {
 
   /** Every worker at once on the sentences of the prepared texts in `range`, for durationMs. */
   async throughput (durationMs: number, range = this.allTexts()): Promise<ThroughputRun> {
+    return await this.run({ durationMs, ...range })
+  }
+
+  /** Every worker at once on the sentences of the prepared texts in
+   * `range`, each sentence once: a batch another engine can be given too. */
+  async batch (range: TextRange): Promise<ThroughputRun> {
+    Atomics.store(new Int32Array(this.counter), 0, 0)
+    return await this.run({ durationMs: 0, once: true, ...range })
+  }
+
+  private async run (request: { durationMs: number, once?: boolean } & TextRange): Promise<ThroughputRun> {
     const counter = this.counter
     const start = performance.now()
-    const replies = await Promise.all(this.workers.map(async worker => await worker.call({ kind: 'throughput', counter, durationMs, ...range })))
+    const replies = await Promise.all(this.workers.map(async worker => await worker.call({ kind: 'throughput', counter, ...request })))
     const wallMs = performance.now() - start
     let audioSeconds = 0
     let sentences = 0

@@ -51,9 +51,11 @@ interface Phase {
 interface Plan {
   /** Bare and service runs of each idle figure. */
   idleRepeats: number
-  /** Ceiling and saturation runs, alternated. */
+  /** Rounds of ceiling and saturation runs, alternated. */
   throughputRepeats: number
-  ceilingSeconds: number
+  /** Corpus texts per round, the same for the ceiling and the service. */
+  batchTexts: number
+  /** The service's memory under the corpus; its clients also drive the rounds. */
   saturation: Phase & { clientsPerWorker: number }
   openLoop: Phase & { share: number }
   uncached: Phase
@@ -65,7 +67,8 @@ interface Plan {
 const FULL: Plan = {
   idleRepeats: 7,
   throughputRepeats: 3,
-  ceilingSeconds: 8,
+  // ~250 s of audio: about 17 s per side and round on two cores.
+  batchTexts: 40,
   saturation: { warmupMs: 3000, durationMs: 12_000, clientsPerWorker: 4 },
   openLoop: { warmupMs: 3000, durationMs: 40_000, share: 0.7 },
   uncached: { warmupMs: 2000, durationMs: 8000 },
@@ -76,7 +79,7 @@ const FULL: Plan = {
 const QUICK: Plan = {
   idleRepeats: 2,
   throughputRepeats: 1,
-  ceilingSeconds: 1,
+  batchTexts: 2,
   saturation: { warmupMs: 300, durationMs: 2000, clientsPerWorker: 2 },
   openLoop: { warmupMs: 300, durationMs: 2000, share: 0.7 },
   uncached: { warmupMs: 300, durationMs: 1000 },
@@ -213,30 +216,58 @@ interface Throughput {
   saturationRps: number
 }
 
-/** Ceiling runs and saturation runs (closed loop on the corpus), alternated. */
-async function measureThroughput (client: BenchClient, bench: EngineBench, engine: EngineBench, plan: Plan, spec: WorkloadSpec, range: TextRange, workers: number, progress: Progress): Promise<Throughput> {
+/** Ceiling runs and saturation runs, alternated. Each round gives both
+ * engines and the service the same batch of corpus texts (the same phoneme
+ * ids), each text once: its mix of short and long sentences, which moves a
+ * run's audio seconds per second by several percent, is then the same on
+ * both sides of the ratio. */
+async function measureThroughput (client: BenchClient, bench: EngineBench, engine: EngineBench, plan: Plan, works: WorkItem[], range: TextRange, workers: number, progress: Progress): Promise<Throughput> {
   const concurrency = workers * plan.saturation.clientsPerWorker
-  progress.note(`ceiling (${plan.ceilingSeconds} s) and saturation (${concurrency} clients, ${plan.saturation.durationMs / 1000} s), ${plan.throughputRepeats} of each`)
+  progress.note(`ceiling and saturation on the same ${plan.batchTexts} texts (${concurrency} clients), ${plan.throughputRepeats} rounds`)
   const ceilingRuns: ThroughputRun[] = []
   const engineRuns: ThroughputRun[] = []
   const saturation: number[] = []
   const rps: number[] = []
-  const seen = new Set<string>()
+  let errors = 0
   for (let r = 0; r < plan.throughputRepeats; r++) {
+    const offset = (r * plan.batchTexts) % range.count
+    const batch = { first: range.first + offset, count: Math.min(plan.batchTexts, range.count - offset) }
     const runCeiling = async () => {
-      ceilingRuns.push(await bench.throughput(plan.ceilingSeconds * 1000, range))
-      engineRuns.push(await engine.throughput(plan.ceilingSeconds * 1000, range))
+      ceilingRuns.push(await bench.batch(batch))
+      engineRuns.push(await engine.batch(batch))
     }
     const runSaturation = async () => {
-      const workload = new Workload(spec, r, seen)
-      const run = await closedRate(plan.saturation, concurrency, async () => await client.synthesize(workload.next()))
-      saturation.push(run.audio)
-      rps.push(run.rps)
+      const run = await serviceBatch(client, works.slice(offset, offset + batch.count), concurrency)
+      saturation.push(run.audioSecondsPerSecond)
+      rps.push(run.requestsPerSecond)
+      errors += run.errors
     }
     if (r % 2 === 0) await runCeiling().then(runSaturation)
     else await runSaturation().then(runCeiling)
   }
-  return { ceiling: bench.ceilingOf(ceilingRuns, plan.ceilingSeconds, range), engineCeiling: engine.ceilingOf(engineRuns, plan.ceilingSeconds, range), saturation, saturationRps: median(rps) }
+  if (errors > 0) throw new ChorusError('ERR_BENCH_SERVICE', `${errors} saturation requests failed (see the service log)`)
+  const seconds = Math.round(median(ceilingRuns.map(run => run.wallMs)) / 1000)
+  const texts = { first: range.first, count: Math.min(range.count, plan.batchTexts * plan.throughputRepeats) }
+  return { ceiling: bench.ceilingOf(ceilingRuns, seconds, texts), engineCeiling: engine.ceilingOf(engineRuns, seconds, texts), saturation, saturationRps: median(rps) }
+}
+
+/** `works`, each once, by `concurrency` clients each sending when its last
+ * request ends: audio seconds per second from the first request to the last
+ * byte of the last. */
+async function serviceBatch (client: BenchClient, works: WorkItem[], concurrency: number): Promise<{ audioSecondsPerSecond: number, requestsPerSecond: number, errors: number }> {
+  let next = 0
+  let audioSeconds = 0
+  let errors = 0
+  const start = performance.now()
+  await Promise.all(Array.from({ length: Math.min(concurrency, works.length) }, async () => {
+    while (next < works.length) {
+      const sample = await client.synthesize(works[next++])
+      if (sample.error === undefined) audioSeconds += sample.audioSeconds
+      else errors++
+    }
+  }))
+  const seconds = (performance.now() - start) / 1000
+  return { audioSecondsPerSecond: audioSeconds / seconds, requestsPerSecond: works.length / seconds, errors }
 }
 
 /** Every RSS sample of process `pid`, every `everyMs`, while `during` runs (one before, one after). */
@@ -397,13 +428,14 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
     try {
       // The ceiling runs on the sweep's corpus texts, as `chorus bench` does;
       // Chorus's engine phonemizes every text and onnxruntime-node runs its ids.
-      const corpusTexts = new Workload(spec).take(CEILING_TEXTS).map(work => work.text)
+      const corpus = new Workload(spec).take(CEILING_TEXTS)
+      const corpusTexts = corpus.map(work => work.text)
       const counts = await engine.prepare([...BARE_TEXTS.map(([key]) => texts[key]), ...corpusTexts].map(text => ({ voice: config.voice, text })))
       BARE_TEXTS.forEach(([key, n], i) => { if (counts[i] !== n) notes.push(`the ${key} text phonemizes to ${counts[i]} sentences, not ${n}`) })
       outside = await EngineBench.start({ ...options, engine: 'onnxruntime' })
       await outside.prepareLike(engine)
       idle = await measureIdle(client, outside, plan, texts, config.voice, progress)
-      throughput = await measureThroughput(client, outside, engine, plan, spec, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
+      throughput = await measureThroughput(client, outside, engine, plan, corpus, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
     } finally {
       await Promise.all([engine.close(), outside?.close()])
     }
