@@ -8,15 +8,21 @@
 //                engine regressions too. It takes the ids the chorus engine
 //                computed (load-ids), so both run the same inputs.
 //   chorus       Chorus's engine (PiperVoice), which phonemizes the texts.
+//   chorus-split Chorus's engine split and chunked as the service's workers
+//                run a whole answer under load (encoder, flow, decoder
+//                chunks, one thread each; whole if the graph cannot be cut),
+//                on the chorus engine's ids: with the two others it places
+//                a loss in the engine, the split or the service around them.
 // Threading: one message at a time; inference runs off the worker's thread
 // (the libuv pool, or ONNX Runtime's own for onnxruntime-node).
 
 import { parentPort, workerData } from 'node:worker_threads'
 import { InferenceSession, Tensor } from 'onnxruntime-node'
-import { loadVoiceConfig, PiperVoice, resolveSynthesisConfig, type SynthesisConfig, type VoiceConfig } from '../src/engine/index.js'
+import { DEFAULT_CHUNKING, frameAlignedArrays, loadVoiceConfig, PiperVoice, planChunks, resolveSynthesisConfig, type SynthesisConfig, type VoiceConfig } from '../src/engine/index.js'
+import { discardBytes } from '../src/engine/memory/index.js'
 import type { SynthesisParams } from './workload.js'
 
-export type CeilingEngine = 'onnxruntime' | 'chorus'
+export type CeilingEngine = 'onnxruntime' | 'chorus' | 'chorus-split'
 
 export interface EngineWorkerData {
   engine: CeilingEngine
@@ -95,6 +101,38 @@ async function loadChorus (modelPath: string): Promise<LoadedVoice> {
   return { config: voice.config, settings, voice, infer: async ids => (await voice.infer(ids, settings)).length }
 }
 
+/** As a service worker runs a whole sentence with work waiting: the encoder
+ * on one thread, the flow over the whole sentence once, the decoder chunks
+ * of a non-streamed plan on this worker alone (or the whole graph, for a
+ * voice that does not split). */
+async function loadChorusSplit (modelPath: string): Promise<LoadedVoice> {
+  const voice = await PiperVoice.load(modelPath, {
+    session: { intraOpThreads: 1, encoderIntraOpThreads: 1, interOpThreads: 1 },
+    cut: DEFAULT_CHUNKING.cut,
+    ortLibrary: data.ortLibrary,
+    espeakData: data.espeakData
+  })
+  const settings = settingsFor(voice.config)
+  // A graph that cannot be cut runs whole in the service too.
+  if (voice.mode.mode !== 'split') return { config: voice.config, settings, infer: async ids => (await voice.infer(ids, settings)).length }
+  const margin = voice.marginFrames(DEFAULT_CHUNKING)
+  return {
+    config: voice.config,
+    settings,
+    infer: async ids => {
+      const encoded = await voice.encode(ids, settings, undefined, true)
+      const encoding = await voice.flowed(encoded, undefined, 1)
+      let samples = 0
+      for (const range of planChunks(encoding.frames, DEFAULT_CHUNKING, { stream: false, parallelism: 1, marginFrames: margin })) {
+        samples += (await voice.decodeChunk(encoding, range, margin)).length
+      }
+      // Freed as the service's worker frees them.
+      discardBytes([...frameAlignedArrays(encoded), ...(encoding === encoded ? [] : frameAlignedArrays(encoding))])
+      return samples
+    }
+  }
+}
+
 /** Piper's model signature: input, input_lengths, scales[, sid] → output (the samples). */
 async function loadOnnxRuntime (modelPath: string): Promise<LoadedVoice> {
   const config = await loadVoiceConfig(`${modelPath}.json`)
@@ -122,7 +160,8 @@ async function loadOnnxRuntime (modelPath: string): Promise<LoadedVoice> {
 
 async function loadVoices (): Promise<LoadedVoice[]> {
   const loaded: LoadedVoice[] = []
-  for (const { modelPath } of data.voices) loaded.push(await (data.engine === 'chorus' ? loadChorus(modelPath) : loadOnnxRuntime(modelPath)))
+  const load = { chorus: loadChorus, 'chorus-split': loadChorusSplit, onnxruntime: loadOnnxRuntime }[data.engine]
+  for (const { modelPath } of data.voices) loaded.push(await load(modelPath))
   return loaded
 }
 

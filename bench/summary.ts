@@ -74,7 +74,7 @@ export function targetsTable (results: Pick<TargetsResults, 'figures'>, style: '
   return style === 'text' ? textTable(TARGET_COLUMNS, rows) : markdownTable(TARGET_COLUMNS, rows)
 }
 
-const ENGINE_NAMES = { onnxruntime: 'onnxruntime-node on the unmodified model', chorus: 'Chorus\'s engine' } as const
+const ENGINE_NAMES = { onnxruntime: 'onnxruntime-node on the unmodified model', chorus: 'Chorus\'s engine', 'chorus-split': 'Chorus\'s engine, split as the service runs it' } as const
 
 function oneCeiling (label: string, c: CeilingResult): string {
   return `${label} (${ENGINE_NAMES[c.engine ?? 'chorus']}, ${c.workers} workers × ${c.intraOpThreads} thread): ${num(c.audioSecondsPerSecond)} audio s/s ` +

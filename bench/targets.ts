@@ -8,9 +8,10 @@
 //      the voice;
 //   2. bare-engine workers start beside it: onnxruntime-node's own
 //      InferenceSession on the unmodified model (the outside reference, which
-//      holds nothing of Chorus), and Chorus's engine alone; idle latencies
+//      holds nothing of Chorus), Chorus's engine alone (whole graph) and
+//      split as the service runs it; idle latencies
 //      alternate with onnxruntime-node runs of the same texts, then
-//      saturation runs with ceiling runs of both engines (each side idle
+//      saturation runs with ceiling runs of the three engines (each side idle
 //      while the other runs);
 //   3. the open loop, the uncached phrase rate and GET /health;
 //   4. memory: a service in a process of its own (its RSS is then its own),
@@ -212,6 +213,8 @@ interface Throughput {
   ceiling: CeilingResult
   /** Chorus's engine alone on the same ids, alternated with the ceiling. */
   engineCeiling: CeilingResult
+  /** Chorus's engine split and chunked as the service runs it, on the same ids. */
+  splitCeiling: CeilingResult
   saturation: number[]
   saturationRps: number
 }
@@ -221,11 +224,12 @@ interface Throughput {
  * ids), each text once: its mix of short and long sentences, which moves a
  * run's audio seconds per second by several percent, is then the same on
  * both sides of the ratio. */
-async function measureThroughput (client: BenchClient, bench: EngineBench, engine: EngineBench, plan: Plan, works: WorkItem[], range: TextRange, workers: number, progress: Progress): Promise<Throughput> {
+async function measureThroughput (client: BenchClient, bench: EngineBench, engine: EngineBench, split: EngineBench, plan: Plan, works: WorkItem[], range: TextRange, workers: number, progress: Progress): Promise<Throughput> {
   const concurrency = workers * plan.saturation.clientsPerWorker
   progress.note(`ceiling and saturation on the same ${plan.batchTexts} texts (${concurrency} clients), ${plan.throughputRepeats} rounds`)
   const ceilingRuns: ThroughputRun[] = []
   const engineRuns: ThroughputRun[] = []
+  const splitRuns: ThroughputRun[] = []
   const saturation: number[] = []
   const rps: number[] = []
   let errors = 0
@@ -235,6 +239,7 @@ async function measureThroughput (client: BenchClient, bench: EngineBench, engin
     const runCeiling = async () => {
       ceilingRuns.push(await bench.batch(batch))
       engineRuns.push(await engine.batch(batch))
+      splitRuns.push(await split.batch(batch))
     }
     const runSaturation = async () => {
       const run = await serviceBatch(client, works.slice(offset, offset + batch.count), concurrency)
@@ -248,7 +253,13 @@ async function measureThroughput (client: BenchClient, bench: EngineBench, engin
   if (errors > 0) throw new ChorusError('ERR_BENCH_SERVICE', `${errors} saturation requests failed (see the service log)`)
   const seconds = Math.round(median(ceilingRuns.map(run => run.wallMs)) / 1000)
   const texts = { first: range.first, count: Math.min(range.count, plan.batchTexts * plan.throughputRepeats) }
-  return { ceiling: bench.ceilingOf(ceilingRuns, seconds, texts), engineCeiling: engine.ceilingOf(engineRuns, seconds, texts), saturation, saturationRps: median(rps) }
+  return {
+    ceiling: bench.ceilingOf(ceilingRuns, seconds, texts),
+    engineCeiling: engine.ceilingOf(engineRuns, seconds, texts),
+    splitCeiling: split.ceilingOf(splitRuns, seconds, texts),
+    saturation,
+    saturationRps: median(rps)
+  }
 }
 
 /** `works`, each once, by `concurrency` clients each sending when its last
@@ -423,6 +434,7 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
     }
     const engine = await EngineBench.start({ ...options, engine: 'chorus' })
     let outside: EngineBench | undefined
+    let split: EngineBench | undefined
     let idle: IdleFigures
     let throughput: Throughput
     try {
@@ -434,10 +446,12 @@ async function measureUncached (config: TargetsConfig, plan: Plan, texts: Texts,
       BARE_TEXTS.forEach(([key, n], i) => { if (counts[i] !== n) notes.push(`the ${key} text phonemizes to ${counts[i]} sentences, not ${n}`) })
       outside = await EngineBench.start({ ...options, engine: 'onnxruntime' })
       await outside.prepareLike(engine)
+      split = await EngineBench.start({ ...options, engine: 'chorus-split' })
+      await split.prepareLike(engine)
       idle = await measureIdle(client, outside, plan, texts, config.voice, progress)
-      throughput = await measureThroughput(client, outside, engine, plan, corpus, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
+      throughput = await measureThroughput(client, outside, engine, split, plan, corpus, { first: BARE_TEXTS.length, count: CEILING_TEXTS }, service.workersPerVoice, progress)
     } finally {
-      await Promise.all([engine.close(), outside?.close()])
+      await Promise.all([engine.close(), outside?.close(), split?.close()])
     }
     const rate = plan.openLoop.share * throughput.ceiling.audioSecondsPerSecond / idle.open.bareAudioSeconds
     const load = await measureLoad(client, plan, texts, config.voice, rate, service.workersPerVoice * plan.saturation.clientsPerWorker, progress)
@@ -476,6 +490,7 @@ function figures (m: Measured, memory: MemoryFigures, cachedRps: number, share: 
   return [
     figure('saturation', 'throughput at saturation vs the outside ceiling (onnxruntime-node on the unmodified model)', median(throughput.saturation), throughput.ceiling.audioSecondsPerSecond, perSecond('audio s/s'), '>=', 0.95),
     figure('engine-alone', 'Chorus\'s engine alone (whole graph, no service) vs the outside ceiling', throughput.engineCeiling.audioSecondsPerSecond, throughput.ceiling.audioSecondsPerSecond, perSecond('audio s/s'), '>=', 0.95),
+    figure('engine-split', 'Chorus\'s engine split as the service runs it (no service) vs the outside ceiling', throughput.splitCeiling.audioSecondsPerSecond, throughput.ceiling.audioSecondsPerSecond, perSecond('audio s/s'), '>=', 0.95),
     figure('short-idle', 'one short sentence, idle: latency vs onnxruntime-node', idle.short.service, idle.short.bareMs, ms, '<=', 1.15),
     figure('reply6-idle', '6-sentence reply, idle: latency vs onnxruntime-node sentence by sentence', idle.reply6.service, idle.reply6.bareMs, ms, '<=', 0.65),
     figure('stream10-ttfb', 'streaming 10 sentences: TTFB vs onnxruntime-node\'s first sentence', idle.stream10.service, idle.stream10.bareMs, ms, '<=', 1.3),

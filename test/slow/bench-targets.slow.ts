@@ -19,7 +19,7 @@ t.test('targets --quick measures every figure side by side', async t => {
   t.equal(code, 0, io.err())
   const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as TargetsResults
   t.match(results, { schema: 'chorus-bench/1', kind: 'targets', voice: 'en_US-probe-medium', workersPerVoice: Number })
-  t.same(results.figures.map(f => f.id), ['saturation', 'engine-alone', 'short-idle', 'reply6-idle', 'stream10-ttfb', 'open70-p99', 'cache-hit', 'rss-per-worker', 'long-stream-first', 'long-idle', 'unpunctuated-rss'])
+  t.same(results.figures.map(f => f.id), ['saturation', 'engine-alone', 'engine-split', 'short-idle', 'reply6-idle', 'stream10-ttfb', 'open70-p99', 'cache-hit', 'rss-per-worker', 'long-stream-first', 'long-idle', 'unpunctuated-rss'])
   for (const figure of results.figures) {
     // RSS can shrink as well as grow on a tiny test voice: measured is what counts.
     t.ok(figure.ratio !== null && Number.isFinite(figure.ratio), `${figure.id} measured: ${figure.measured}`)
