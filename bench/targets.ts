@@ -29,6 +29,7 @@ import { EngineBench, type TextRange, type ThroughputRun } from './ceiling.js'
 import { startChildService } from './child-service.js'
 import { BenchClient, type Sample } from './client.js'
 import { runClosedLoop } from './closed-loop.js'
+import type { WindowSpec } from './loop.js'
 import type { TargetsConfig } from './config.js'
 import { Corpus, Rng, STOCK_PHRASES } from './corpus.js'
 import type { BenchIo } from './io.js'
@@ -203,8 +204,8 @@ async function measureIdle (client: BenchClient, bench: EngineBench, plan: Plan,
   }
 }
 
-async function closedRate (phase: Phase, concurrency: number, send: () => Promise<Sample>): Promise<{ rps: number, audio: number, errors: number }> {
-  const loop = await runClosedLoop({ warmupMs: phase.warmupMs, durationMs: phase.durationMs, concurrency, send })
+async function closedRate (phase: WindowSpec, concurrency: number, send: () => Promise<Sample>): Promise<{ rps: number, audio: number, errors: number }> {
+  const loop = await runClosedLoop({ warmupMs: phase.warmupMs, durationMs: phase.durationMs, requests: phase.requests, concurrency, send })
   const level = summariseLevel({ model: 'closed', load: concurrency, loop, server: null, ceiling: null })
   return { rps: level.requestsPerSecond, audio: level.audioSecondsPerSecond, errors: level.requests - level.ok }
 }
@@ -242,9 +243,12 @@ async function measureThroughput (client: BenchClient, bench: EngineBench, engin
       splitRuns.push(await split.batch(batch))
     }
     const runSaturation = async () => {
-      const run = await serviceBatch(client, works.slice(offset, offset + batch.count), concurrency)
-      saturation.push(run.audioSecondsPerSecond)
-      rps.push(run.requestsPerSecond)
+      // Each text once, from the first request to the last byte of the last.
+      const batchWorks = works.slice(offset, offset + batch.count)
+      let next = 0
+      const run = await closedRate({ warmupMs: 0, requests: batchWorks.length }, concurrency, async () => await client.synthesize(batchWorks[next++]))
+      saturation.push(run.audio)
+      rps.push(run.rps)
       errors += run.errors
     }
     if (r % 2 === 0) await runCeiling().then(runSaturation)
@@ -260,25 +264,6 @@ async function measureThroughput (client: BenchClient, bench: EngineBench, engin
     saturation,
     saturationRps: median(rps)
   }
-}
-
-/** `works`, each once, by `concurrency` clients each sending when its last
- * request ends: audio seconds per second from the first request to the last
- * byte of the last. */
-async function serviceBatch (client: BenchClient, works: WorkItem[], concurrency: number): Promise<{ audioSecondsPerSecond: number, requestsPerSecond: number, errors: number }> {
-  let next = 0
-  let audioSeconds = 0
-  let errors = 0
-  const start = performance.now()
-  await Promise.all(Array.from({ length: Math.min(concurrency, works.length) }, async () => {
-    while (next < works.length) {
-      const sample = await client.synthesize(works[next++])
-      if (sample.error === undefined) audioSeconds += sample.audioSeconds
-      else errors++
-    }
-  }))
-  const seconds = (performance.now() - start) / 1000
-  return { audioSecondsPerSecond: audioSeconds / seconds, requestsPerSecond: works.length / seconds, errors }
 }
 
 /** Every RSS sample of process `pid`, every `everyMs`, while `during` runs (one before, one after). */
