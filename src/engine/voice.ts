@@ -35,6 +35,9 @@ export interface SessionOptions {
    * shorter load per further voice, the same audio, the encoder 1.3 % slower
    * (README, "Sizing"). */
   shareEncoder?: boolean
+  /** Run a split voice's 1-D convolutions as 2-D ones of height 1 (default
+   * true): the same audio, ~20 % less decoder time (docs/engine.md). */
+  liftConvolutions?: boolean
 }
 
 export interface LoadVoiceOptions extends RuntimeOptions {
@@ -149,7 +152,7 @@ export class PiperVoice {
         mode = modeOf(shared)
       } else {
         try {
-          const loaded = await loadModel(runtime, key, { ...settings, label: modelPath }, modelPath, split, options.cut)
+          const loaded = await loadModel(runtime, key, { ...settings, label: modelPath }, modelPath, split, options.cut, settings.liftConvolutions !== false)
           session = loaded.session
           mode = { ...modeOf(session), ...(loaded.reason !== undefined ? { reason: loaded.reason } : {}) }
         } finally {
@@ -480,7 +483,7 @@ async function modelKey (modelPath: string, settings: SessionOptions, split: boo
   const info = await stat(real)
   return JSON.stringify([real, info.size, info.mtimeMs, info.ino, settings.intraOpThreads ?? 1,
     settings.encoderIntraOpThreads ?? settings.intraOpThreads ?? 1, settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, settings.preoptimize ?? true,
-    settings.shareEncoder ?? true, split, cut ?? 'any'])
+    settings.shareEncoder ?? true, settings.liftConvolutions ?? true, split, cut ?? 'any'])
 }
 
 /** A split loaded without info (not by loadModel) is fed as the decoder cut was: latent, then side tensors. */
@@ -494,19 +497,25 @@ function modeOf (session: NativeVoice): VoiceMode {
 }
 
 /** Loads the model at its preferred cut; if ONNX Runtime refuses that pair
- * of sessions, at the next cut, and at last whole. The cuts are made on a
+ * of sessions, at the next cut, and at last whole. With `lift`, the parts
+ * (and the whole model) have their 1-D convolutions as 2-D ones (conv-lift.ts),
+ * and a whole model ONNX Runtime refuses so is loaded as exported. The cuts are made on a
  * thread of their own (ModelCutter); the bytes of each attempt are discarded
  * once the addon has copied (or refused) them. */
 async function loadModel (runtime: Runtime, key: string, options: NativeLoadOptions, modelPath: string, split: boolean,
-  only: SplitCut | undefined): Promise<{ session: NativeVoice, reason?: string }> {
+  only: SplitCut | undefined, lift: boolean): Promise<{ session: NativeVoice, reason?: string }> {
   const reasons: string[] = []
   if (!split) reasons.push('the split is turned off')
-  else {
-    const cutter = new ModelCutter({ modelPath, template: options.shareEncoder !== false, ...(only !== undefined ? { only } : {}) })
+  let whole: Uint8Array | undefined
+  if (split || lift) {
+    const cutter = new ModelCutter({ modelPath, template: options.shareEncoder !== false, lift, split, ...(only !== undefined ? { only } : {}) })
     try {
       for (let reply = await cutter.next(); ; reply = await cutter.next()) {
         reasons.push(...reply.reasons)
-        if (reply.kind === 'end') break
+        if (reply.kind === 'end') {
+          whole = reply.whole
+          break
+        }
         try {
           const session = await runtime.binding.loadVoice(key, options, {
             encoder: reply.encoder,
@@ -526,6 +535,16 @@ async function loadModel (runtime: Runtime, key: string, options: NativeLoadOpti
       }
     } finally {
       await cutter.close()
+    }
+  }
+  if (whole !== undefined) {
+    try {
+      return { session: await runtime.binding.loadVoice(key, options, { whole }), reason: reasons.join('; ') }
+    } catch (error) {
+      // ONNX Runtime refused the lifted graph: the model as exported follows.
+      reasons.push(`lifted convolutions: ${(toTypedError(error) as Error).message}`)
+    } finally {
+      discardBytes([whole])
     }
   }
   // The file's own buffer, not a copy of it: a large file gets a buffer of

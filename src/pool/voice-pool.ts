@@ -25,6 +25,8 @@ export interface VoicePoolOptions {
   onnxThreads: number
   /** A split voice's encoder session (see ServiceConfig.onnxEncoderThreads). */
   onnxEncoderThreads: number
+  /** Run the voice's 1-D convolutions as 2-D ones (default true; SessionOptions.liftConvolutions). */
+  liftConvolutions?: boolean
   chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
@@ -87,7 +89,7 @@ export class VoicePool {
     const init: WorkerInit = {
       modelPath,
       config,
-      session: { intraOpThreads: options.onnxThreads, encoderIntraOpThreads: options.onnxEncoderThreads, interOpThreads: 1 },
+      session: { intraOpThreads: options.onnxThreads, encoderIntraOpThreads: options.onnxEncoderThreads, interOpThreads: 1, liftConvolutions: options.liftConvolutions !== false },
       chunking: options.chunking,
       ortLibrary: options.ortLibrary,
       espeakData: options.espeakData

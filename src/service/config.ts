@@ -34,6 +34,8 @@ export interface ServiceConfig {
    * runs before the sentence's decoder chunks spread over the workers, so
    * its time adds whole to a long sentence's wait on an idle server. */
   onnxEncoderThreads: number
+  /** Run split voices' 1-D convolutions as 2-D ones (src/engine/onnx/conv-lift.ts). */
+  liftConvolutions: boolean
   /** A cap on loaded voices on top of the memory budget. */
   maxLoadedVoices: number
   /** Memory for loaded voices' weights and arenas; beyond it the least recently used idle ones go. */
@@ -191,6 +193,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     workersPerVoice,
     onnxThreads,
     onnxEncoderThreads: integerSetting(read('TTS_ONNX_ENCODER_THREADS'), 1, 256, Math.max(onnxThreads, Math.min(2, CORES))),
+    // Same audio, ~20 % less decoder time on ONNX Runtime's CPU kernels (docs/engine.md); 0 runs the graph as exported.
+    liftConvolutions: choiceSetting(read('TTS_ONNX_LIFT_CONV'), ['0', '1'], '1') === '1',
     maxLoadedVoices: integerSetting(read('TTS_MAX_LOADED_VOICES'), 1, 10_000, 64),
     voiceMemoryBytes,
     maxConcurrentInferences,

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { DEFAULT_CHUNKING, floatToPcm16, PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../../src/engine/index.js'
+import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../../src/engine/index.js'
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { VITS_FRAMES_PER_ID, VITS_SAMPLES_PER_FRAME } from '../../scripts/lib/vits-model.js'
 import { BENCH_VOICES, FIXTURES, testModel } from '../helpers/voices.js'
@@ -16,16 +16,35 @@ function quiet (voice: PiperVoice, speaker = 0): SynthesisConfig {
   return { ...resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, voice.config), speakerId: speaker }
 }
 
-/** Chunked (split voice) and whole-graph samples for the same ids: equal
- * sample for sample, at the voice's default margin (or `marginFrames`). */
+/** Frames enough for any sentence here in one chunk. */
+const ONE_CHUNK = 4096
+
+/** The largest difference between two runs' samples (same length assumed). */
+function maxDifference (a: Float32Array, b: Float32Array): number {
+  let max = 0
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]))
+  return max
+}
+
+/** Float rounding: the split's parts run with their convolutions lifted to
+ * 2-D (conv-lift.ts) and ONNX Runtime optimises the whole graph across the
+ * cut otherwise, so the two agree to ~3e-7, not bit for bit (a cut in the
+ * wrong place differs by far more). */
+const ROUNDING = 1e-6
+
+/** Chunked (split voice) and whole-graph samples for the same ids: chunking
+ * changes nothing (sample for sample the split's own run in one chunk, at
+ * the voice's default margin or `marginFrames`), and that run is the whole
+ * graph's up to float rounding. */
 async function compare (t: Test, split: PiperVoice, whole: PiperVoice, ids: BigInt64Array, settings: SynthesisConfig, chunkFrames: number, marginFrames: number | null = null): Promise<void> {
   const expected = await whole.infer(ids, settings)
+  const oneChunk = await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames: ONE_CHUNK, marginFrames })
   const actual = await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames, marginFrames })
   t.equal(actual.length, expected.length, `length with ${chunkFrames}-frame chunks`)
   let differing = 0
-  for (let i = 0; i < expected.length; i++) if (actual[i] !== expected[i]) differing++
-  t.equal(differing, 0, `float samples identical with ${chunkFrames}-frame chunks`)
-  t.same(floatToPcm16(actual), floatToPcm16(expected), 'and so is the PCM')
+  for (let i = 0; i < oneChunk.length; i++) if (actual[i] !== oneChunk[i]) differing++
+  t.equal(differing, 0, `float samples identical with ${chunkFrames}-frame chunks and in one chunk`)
+  t.ok(maxDifference(oneChunk, expected) <= ROUNDING, 'and the whole graph\'s up to float rounding')
 }
 
 t.test('the boundary is found from the structure: VITS-shaped models split, others run whole', async t => {
@@ -68,7 +87,8 @@ t.test('generated voices: chunked decoding equals the whole graph, every chunk s
 })
 
 /** Every reference sentence through `model` split and chunked (24-frame
- * chunks) equals the same model run whole, sample for sample. */
+ * chunks) equals the split's run in one chunk, sample for sample, and the
+ * same model run whole up to float rounding. */
 async function referenceSentencesMatchWhole (t: Test, model: string): Promise<void> {
   const split = await PiperVoice.load(model)
   const whole = await PiperVoice.load(model, { split: false })
@@ -76,8 +96,9 @@ async function referenceSentencesMatchWhole (t: Test, model: string): Promise<vo
   for (const sentence of reference.sentences) {
     const ids = BigInt64Array.from(sentence.ids, BigInt)
     const expected = await whole.infer(ids, quiet(split))
+    const oneChunk = await split.sentenceSamples(ids, quiet(split), { ...DEFAULT_CHUNKING, chunkFrames: ONE_CHUNK })
     const actual = await split.sentenceSamples(ids, quiet(split), { ...DEFAULT_CHUNKING, chunkFrames: 24 })
-    t.ok(actual.length === expected.length && actual.every((v, i) => v === expected[i]), sentence.text)
+    t.ok(actual.length === expected.length && actual.every((v, i) => v === oneChunk[i]) && maxDifference(oneChunk, expected) <= ROUNDING, sentence.text)
   }
 }
 
@@ -157,14 +178,14 @@ t.test('bench voices: the staged cut (flow on its own) equals the whole graph, c
     const settings = quiet(staged, name.includes('multi') ? 7 : 0)
     // As at the decoder cut: chunks under 48 frames differ in the float's last bits.
     for (const chunkFrames of [64, 128]) await compare(t, staged, whole, ids, settings, chunkFrames)
-    const expected = await whole.infer(ids, settings)
+    const expected = await staged.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames: ONE_CHUNK })
     const encoding = await staged.encode(ids, settings)
     const flowed = await staged.flowed(encoding)
     t.ok(flowed.flowed === true && flowed.framed.length === 0, 'flowed at once: the decoder\'s latent, nothing else framed')
     const pieces: Float32Array[] = []
     for (const range of [{ start: 0, end: 40 }, { start: 40, end: flowed.frames }]) pieces.push(await staged.decodeChunk(flowed, range, 32))
     const joined = Float32Array.from([...pieces[0], ...pieces[1]])
-    t.ok(joined.length === expected.length && joined.every((v, i) => v === expected[i]), 'chunks of the flowed latent equal the whole graph')
+    t.ok(joined.length === expected.length && joined.every((v, i) => v === expected[i]), 'chunks of the flowed latent equal one chunk')
     if (encoding.frames >= 2 * 8 * 32) {
       // Cut only when each window is 8 of the flow's contexts or more (651 frames on multi).
       twoWindows++
@@ -173,7 +194,7 @@ t.test('bench voices: the staged cut (flow on its own) equals the whole graph, c
         'the flow in two windows run at once (a free core) makes the same latent')
     }
     const inferred = await staged.infer(ids, settings)
-    t.ok(inferred.length === expected.length && inferred.every((v, i) => v === expected[i]), 'infer (encoder, flow, decoder in one call) equals the whole graph')
+    t.ok(inferred.length === expected.length && inferred.every((v, i) => v === expected[i]), 'infer (encoder, flow, decoder in one call) equals one chunk')
   }
   t.ok(twoWindows > 0, 'a sentence long enough to flow in two windows was checked')
 })

@@ -38,6 +38,13 @@ t.test('TTS_ONNX_ENCODER_THREADS: two by default on two cores or more, never few
     { code: 'ERR_CONFIG', message: 'Expected an integer from 1 to 256 for TTS_ONNX_ENCODER_THREADS but received "0" (string)' })
 })
 
+t.test('TTS_ONNX_LIFT_CONV: on by default, 0 turns it off, anything else is refused', async t => {
+  t.equal(load({}).liftConvolutions, true)
+  t.equal(load({ TTS_ONNX_LIFT_CONV: '0' }).liftConvolutions, false)
+  t.throws(() => load({ TTS_ONNX_LIFT_CONV: 'yes' }),
+    { code: 'ERR_CONFIG', message: 'Expected one of 0, 1 for TTS_ONNX_LIFT_CONV but received "yes" (string)' })
+})
+
 t.test('TTS_SCHEDULER: deadline by default with growing stream chunks; fifo keeps the old order and chunks', async t => {
   const config = load({})
   t.equal(config.scheduler, 'deadline')

@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { cutModel, cutStaged, planSplit, type CutPlan, type DecoderSplit } from './decoder-split.js'
-import { cutBytes, type CutterData, type CutterReply } from './model-cutter.js'
+import { cutBytes, type CutterData, type CutterReply, type EndReply } from './model-cutter.js'
+import { liftConvolutions } from './conv-lift.js'
 import { encoderTemplate, type EncoderTemplate } from './encoder-template.js'
 import { readModelGraph } from './model-graph.js'
 
@@ -25,7 +26,14 @@ function templateOf (encoder: Uint8Array): Partial<EncoderTemplate> {
   }
 }
 
-async function * replies ({ modelPath, only, template }: CutterData): AsyncGenerator<CutterReply, CutterReply> {
+/** The end of the cuts: with the whole model lifted, when asked for. */
+function end (bytes: Uint8Array, lift: boolean, reasons: string[]): EndReply {
+  if (!lift) return { kind: 'end', reasons }
+  const lifted = liftConvolutions(bytes)
+  return lifted.lifted > 0 ? { kind: 'end', reasons, whole: owning(lifted.bytes) } : { kind: 'end', reasons }
+}
+
+async function * replies ({ modelPath, only, template, lift, split }: CutterData): AsyncGenerator<CutterReply, CutterReply> {
   let bytes: Uint8Array
   try {
     bytes = await readFile(modelPath)
@@ -39,7 +47,8 @@ async function * replies ({ modelPath, only, template }: CutterData): AsyncGener
     // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
     return { kind: 'end', reasons: [(error as Error).message] }
   }
-  if (plan.mode === 'whole') return { kind: 'end', reasons: [plan.reason] }
+  if (!split) return end(bytes, lift, [])
+  if (plan.mode === 'whole') return end(bytes, lift, [plan.reason])
   let reasons: string[] = []
   const single = (cut: CutPlan) => ({ cut: cut.cut, make: () => cutModel(plan.graph, cut) })
   // The decoder cut is the staged split's fallback.
@@ -53,13 +62,18 @@ async function * replies ({ modelPath, only, template }: CutterData): AsyncGener
       reasons.push(`${cut.cut} cut: ${parts}`)
       continue
     }
+    // The encoder stays as exported: lifting it gains nothing measurable
+    // (docs/engine.md), and a shared encoder's weights are inputs, which
+    // ONNX Runtime's faster 2-D kernels do not take, so a voice's audio
+    // would then depend on whether its encoder is shared.
+    const part = (bytes: Uint8Array) => owning(lift ? liftConvolutions(bytes).bytes : bytes)
     const encoder = owning(parts.encoder)
     yield {
       kind: 'cut',
       encoder,
       ...(template ? templateOf(encoder) : {}),
-      decoder: owning(parts.decoder),
-      ...(parts.flow !== undefined ? { flow: owning(parts.flow), flowOutput: parts.flowOutput } : {}),
+      decoder: part(parts.decoder),
+      ...(parts.flow !== undefined ? { flow: part(parts.flow), flowOutput: parts.flowOutput } : {}),
       boundary: [parts.latent, ...parts.framed, ...parts.side],
       ...(parts.durations !== undefined ? { durations: parts.durations } : {}),
       info: { cut: parts.cut, framed: parts.framed.length, contextFrames: parts.contextFrames },
@@ -67,7 +81,7 @@ async function * replies ({ modelPath, only, template }: CutterData): AsyncGener
     }
     reasons = []
   }
-  return { kind: 'end', reasons }
+  return end(bytes, lift, reasons)
 }
 
 const port = parentPort
@@ -76,6 +90,6 @@ const cuts = replies(workerData as CutterData)
 port.on('message', () => {
   void cuts.next().then(({ value }) => {
     if (value.kind === 'cut') port.postMessage(value, cutBytes(value).map(bytes => bytes.buffer as ArrayBuffer))
-    else port.postMessage(value)
+    else port.postMessage(value, value.whole !== undefined ? [value.whole.buffer as ArrayBuffer] : [])
   })
 })

@@ -18,6 +18,11 @@ export interface CutterData {
   /** Whether to write each encoder's template (~0.15 s for a medium
    * voice): only a voice that shares its encoder loads one. */
   template: boolean
+  /** Whether to write the parts' 1-D convolutions as 2-D ones (conv-lift.ts);
+   * the end then carries the whole model so written, for a voice that runs whole. */
+  lift: boolean
+  /** Whether to cut at all (false: only the lifted whole model is made). */
+  split: boolean
 }
 
 /** One cut's parts, for the addon to load. Its reasons say why earlier
@@ -51,6 +56,8 @@ export function cutBytes (reply: CutReply): Uint8Array[] {
 export interface EndReply {
   kind: 'end'
   reasons: string[]
+  /** The whole model with its convolutions lifted, when asked for and there were any. */
+  whole?: Uint8Array
 }
 
 export type CutterReply = CutReply | EndReply

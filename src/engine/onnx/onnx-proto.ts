@@ -9,6 +9,10 @@ import { bytesField, bytesFieldHeader, concat, stringField, varintField } from '
 // ModelProto
 export const MODEL_IR_VERSION = 1
 export const MODEL_GRAPH = 7
+export const MODEL_OPSET_IMPORT = 8
+// OperatorSetIdProto
+export const OPSET_DOMAIN = 1
+export const OPSET_VERSION = 2
 // GraphProto
 export const GRAPH_NODE = 1
 export const GRAPH_NAME = 2
@@ -29,6 +33,8 @@ export const ATTRIBUTE_INT = 3
 export const ATTRIBUTE_STRING = 4
 export const ATTRIBUTE_TENSOR = 5
 export const ATTRIBUTE_INTS = 8
+export const ATTRIBUTE_TYPE = 20
+export const ATTRIBUTE_TYPE_INTS = 7
 // TensorProto, and its DataType values
 export const TENSOR_DIMS = 1
 export const TENSOR_DATA_TYPE = 2
