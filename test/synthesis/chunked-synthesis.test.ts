@@ -1,7 +1,7 @@
 // Bounded work per run, through the service: a long sentence is decoded in
-// chunks spread over the workers and equals the whole graph's answer; a
-// streamed one arrives chunk by chunk at the right level; text past the
-// phoneme cap is cut and still answered. That the built-in voice never
+// chunks spread over the workers and equals the whole graph's answer (up to
+// float rounding: conv-lift.ts); a streamed one arrives chunk by chunk at
+// the right level; text past the phoneme cap is cut and still answered. That the built-in voice never
 // holds up the event loop is measured in test/leak/event-loop.leak.ts.
 
 import { existsSync } from 'node:fs'
@@ -20,13 +20,21 @@ function pcmOf (wav: Buffer): Int16Array {
   return new Int16Array(data.buffer, data.byteOffset, data.length / 2)
 }
 
+/** Equal to the whole graph's PCM but for float rounding: the service runs
+ * a split voice's convolutions lifted to 2-D (conv-lift.ts), which agree with
+ * the whole graph to ~3e-7 (test/engine/decoder-split.test.ts has chunking
+ * sample-exact). A chunk in the wrong place differs by far more. */
+function sameUpToRounding (actual: Int16Array, expected: Int16Array): boolean {
+  return actual.length === expected.length && actual.every((v, i) => Math.abs(v - expected[i]) <= 1)
+}
+
 function rmsDb (pcm: Int16Array): number {
   let sum = 0
   for (const v of pcm) sum += v * v
   return 10 * Math.log10(sum / pcm.length)
 }
 
-t.test('a long sentence: chunks on both workers, sample-exact against the whole graph', async t => {
+t.test('a long sentence: chunks on both workers, the whole graph\'s answer', async t => {
   const service = await startTestService({ TTS_DECODER_CHUNK_FRAMES: '16' }, [VOICE])
   t.teardown(() => service.stop())
   const reply = await postTts(service.url, { text: LONG, voice: VOICE, ...QUIET })
@@ -37,7 +45,7 @@ t.test('a long sentence: chunks on both workers, sample-exact against the whole 
   const [phonemes] = whole.phonemize(LONG)
   const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, whole.config)
   const expected = floatToPcm16(await whole.infer(whole.phonemeIds(phonemes).ids, settings))
-  t.same(pcmOf(reply.body), expected, 'the same PCM as one run of the whole graph')
+  t.ok(sameUpToRounding(pcmOf(reply.body), expected), 'the same PCM as one run of the whole graph, up to rounding')
 
   const spread = service.logs.find(line => line.msg === 'sentences decoded')?.spread as Array<{ chunks: number, workers: number }>
   t.ok(spread[0].chunks > 2, `decoded in ${spread[0].chunks} chunks`)
@@ -46,7 +54,7 @@ t.test('a long sentence: chunks on both workers, sample-exact against the whole 
 
 
 for (const cut of ['staged', 'decoder', 'flow'] as const) {
-  t.test(`a bench voice cut at the ${cut} (TTS_DECODER_CUT): chunks on both workers, sample-exact against the whole graph`,
+  t.test(`a bench voice cut at the ${cut} (TTS_DECODER_CUT): chunks on both workers, the whole graph's answer`,
     { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
       const voice = 'en_US-bench-x_low'
       const service = await startTestService({
@@ -64,7 +72,8 @@ for (const cut of ['staged', 'decoder', 'flow'] as const) {
       t.teardown(() => whole.close())
       const [phonemes] = whole.phonemize(LONG)
       const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, whole.config)
-      t.same(pcmOf(reply.body), floatToPcm16(await whole.infer(whole.phonemeIds(phonemes).ids, settings)), 'the same PCM as one run of the whole graph')
+      t.ok(sameUpToRounding(pcmOf(reply.body), floatToPcm16(await whole.infer(whole.phonemeIds(phonemes).ids, settings))),
+        'the same PCM as one run of the whole graph, up to rounding')
       const spread = service.logs.find(line => line.msg === 'sentences decoded')?.spread as Array<{ chunks: number, workers: number }>
       t.ok(spread[0].chunks > 2, `decoded in ${spread[0].chunks} chunks`)
       t.equal(spread[0].workers, 2, 'by both workers, each given what it needs with the latent')
