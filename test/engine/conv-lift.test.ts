@@ -12,7 +12,8 @@ import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig } from '../../src/
 import { liftConvolutions } from '../../src/engine/onnx/conv-lift.js'
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { readModelGraph, readTensorFields } from '../../src/engine/onnx/model-graph.js'
-import { fields } from '../../src/engine/onnx/protobuf.js'
+import { floatValueInfo, GRAPH_VALUE_INFO, modelWithGraph } from '../../src/engine/onnx/onnx-proto.js'
+import { bytesField, fields } from '../../src/engine/onnx/protobuf.js'
 import { BENCH_VOICES } from '../helpers/voices.js'
 
 const CHANNELS = 8
@@ -100,6 +101,20 @@ for (const opset of [15, 11]) {
     }
   })
 }
+
+t.test('a value info of a result no longer made goes; the others stay', async t => {
+  const model = convolutions(15)
+  const graph = readModelGraph(model)
+  const [first, dilated] = graph.nodes.filter(n => n.opType === 'Conv').map(n => n.outputs[0])
+  const copy = (s: { start: number, end: number }) => model.subarray(s.start, s.end)
+  const parts = [...graph.nodes, ...graph.otherGraphFields, ...graph.initializers, ...graph.inputs, ...graph.outputs].map(copy)
+  const infos = [first, dilated].map(name => bytesField(GRAPH_VALUE_INFO, floatValueInfo(name)))
+  const withInfos = modelWithGraph(graph.modelFields.map(copy), [...parts, ...infos])
+  const { bytes } = liftConvolutions(withInfos)
+  t.same(readModelGraph(bytes).valueInfos.map(v => v.name), [first], 'the squeezed result keeps its value info; the one only lifted convolutions read loses it')
+  const x = Float32Array.from({ length: CHANNELS * 9 }, (_, i) => Math.cos(i))
+  t.ok(maxDifference((await outputs(bytes, x, 9)).y, (await outputs(model, x, 9)).y) < 1e-5, 'and it runs')
+})
 
 t.test('a graph without 1-D convolutions is returned as it is', async t => {
   const b = new GraphBuilder(1)

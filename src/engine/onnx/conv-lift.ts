@@ -102,7 +102,8 @@ function nodeMessage (opType: string, inputs: string[], outputs: string[], attri
  * attributes for two axes; its other fields as they were. */
 function liftedNode (bytes: Uint8Array, node: GraphNode, inputs: string[], outputs: string[]): Uint8Array {
   const parts: Uint8Array[] = [...inputs.map(i => stringField(NODE_INPUT, i)), ...outputs.map(o => stringField(NODE_OUTPUT, o))]
-  for (const field of fields(bytes, payload(bytes, node).start, payload(bytes, node).end)) {
+  const { start, end } = payload(bytes, node)
+  for (const field of fields(bytes, start, end)) {
     if (field.number === NODE_INPUT || field.number === NODE_OUTPUT) continue
     if (field.number === NODE_ATTRIBUTE && field.wireType === WIRE_BYTES) {
       let name = ''
@@ -203,9 +204,11 @@ export function liftConvolutions (modelBytes: Uint8Array): LiftResult {
     const dims = weights.get(initializer.name)
     return dims === undefined ? [copy(initializer)] : liftedWeight(bytes, initializer, dims)
   })
+  // A value info of a result that is no longer made (never squeezed back) goes.
+  const gone = new Set([...lifted].map(index => graph.nodes[index].outputs[0]).filter(name => !readAs3d.has(name)))
   const graphParts = [
     ...nodeParts, ...graph.otherGraphFields.map(copy), ...initializerParts, ...extraInitializers,
-    ...graph.inputs.map(copy), ...graph.outputs.map(copy), ...graph.valueInfos.map(copy)
+    ...graph.inputs.map(copy), ...graph.outputs.map(copy), ...graph.valueInfos.filter(v => !gone.has(v.name)).map(copy)
   ]
   return { bytes: modelWithGraph(graph.modelFields.map(copy), graphParts), lifted: lifted.size }
 }
