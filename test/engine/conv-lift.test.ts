@@ -11,9 +11,10 @@ import { encodeModel, TensorType } from '../../scripts/lib/onnx-writer.js'
 import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
 import { liftConvolutions } from '../../src/engine/onnx/conv-lift.js'
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
-import { readModelGraph, readTensorFields } from '../../src/engine/onnx/model-graph.js'
+import { payloadOf, readModelGraph, readTensorFields } from '../../src/engine/onnx/model-graph.js'
 import { floatValueInfo, GRAPH_VALUE_INFO, modelWithGraph } from '../../src/engine/onnx/onnx-proto.js'
-import { bytesField, fields } from '../../src/engine/onnx/protobuf.js'
+import { bytesField } from '../../src/engine/onnx/protobuf.js'
+import { maxDifference } from '../helpers/same-audio.js'
 import { BENCH_VOICES } from '../helpers/voices.js'
 
 const CHANNELS = 8
@@ -58,18 +59,12 @@ async function outputs (model: Uint8Array, x: Float32Array, frames: number): Pro
   return Object.fromEntries(Object.entries(result).map(([name, tensor]) => [name, tensor.data as Float32Array]))
 }
 
-function maxDifference (a: Float32Array, b: Float32Array): number {
-  let max = 0
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]))
-  return max
-}
 
 function weightDims (model: Uint8Array): Map<string, number[]> {
   const graph = readModelGraph(model)
   return new Map(graph.initializers.map(i => {
-    const outer = fields(model, i.start, i.end).next().value
-    if (outer === undefined) throw new Error('empty initializer')
-    return [i.name, readTensorFields(model, outer.valueStart, outer.valueEnd).dims]
+    const { start, end } = payloadOf(model, i)
+    return [i.name, readTensorFields(model, start, end).dims]
   }))
 }
 

@@ -8,6 +8,7 @@ import t, { type Test } from 'tap'
 import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../../src/engine/index.js'
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { VITS_FRAMES_PER_ID, VITS_SAMPLES_PER_FRAME } from '../../scripts/lib/vits-model.js'
+import { maxDifference } from '../helpers/same-audio.js'
 import { BENCH_VOICES, FIXTURES, testModel } from '../helpers/voices.js'
 
 const reference = JSON.parse(await readFile(join(FIXTURES, 'reference/en_us-piper-ids.json'), 'utf8')) as { sentences: Array<{ text: string, ids: number[] }> }
@@ -18,13 +19,6 @@ function quiet (voice: PiperVoice, speaker = 0): SynthesisConfig {
 
 /** Frames enough for any sentence here in one chunk. */
 const ONE_CHUNK = 4096
-
-/** The largest difference between two runs' samples (same length assumed). */
-function maxDifference (a: Float32Array, b: Float32Array): number {
-  let max = 0
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]))
-  return max
-}
 
 /** Float rounding: the split's parts run with their convolutions lifted to
  * 2-D (conv-lift.ts) and ONNX Runtime optimises the whole graph across the

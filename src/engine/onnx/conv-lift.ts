@@ -6,7 +6,7 @@
 // decoder is nearly all 1-D convolutions: docs/engine.md has the figures.
 
 import { bytesField, bytesFieldHeader, concat, fields, fieldString, stringField, varintField, WIRE_BYTES, WIRE_VARINT } from './protobuf.js'
-import { readModelGraph, readTensorFields, type GraphNode, type ModelGraph, type Span } from './model-graph.js'
+import { payloadOf, readModelGraph, readTensorFields, type GraphNode, type ModelGraph, type Span } from './model-graph.js'
 import {
   ATTRIBUTE_INTS, ATTRIBUTE_NAME, ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_INTS, GRAPH_INITIALIZER, GRAPH_NODE, MODEL_OPSET_IMPORT, modelWithGraph,
   NODE_ATTRIBUTE, NODE_INPUT, NODE_OP_TYPE, NODE_OUTPUT, OPSET_DOMAIN, OPSET_VERSION, TENSOR_DATA_TYPE, TENSOR_DIMS, TENSOR_NAME,
@@ -44,20 +44,13 @@ function defaultOpset (graph: ModelGraph): number {
   return 0
 }
 
-/** The payload range of the message a span holds (the span includes its tag). */
-function payload (bytes: Uint8Array, span: Span): { start: number, end: number } {
-  const field = fields(bytes, span.start, span.end).next().value
-  if (field === undefined) throw new Error('empty field')
-  return { start: field.valueStart, end: field.valueEnd }
-}
-
 /** The nodes that can be lifted: a 1-D Conv or ConvTranspose of the default
  * domain whose weight is an initializer of three dimensions that nothing
  * else reads, and without an output_shape (which would need rewriting too). */
 function liftable (graph: ModelGraph): { nodes: Set<number>, weights: Map<string, number[]> } {
   const dims = new Map<string, number[]>()
   for (const initializer of graph.initializers) {
-    const { start, end } = payload(graph.bytes, initializer)
+    const { start, end } = payloadOf(graph.bytes, initializer)
     dims.set(initializer.name, readTensorFields(graph.bytes, start, end).dims)
   }
   const candidates = new Set<number>()
@@ -102,7 +95,7 @@ function nodeMessage (opType: string, inputs: string[], outputs: string[], attri
  * attributes for two axes; its other fields as they were. */
 function liftedNode (bytes: Uint8Array, node: GraphNode, inputs: string[], outputs: string[]): Uint8Array {
   const parts: Uint8Array[] = [...inputs.map(i => stringField(NODE_INPUT, i)), ...outputs.map(o => stringField(NODE_OUTPUT, o))]
-  const { start, end } = payload(bytes, node)
+  const { start, end } = payloadOf(bytes, node)
   for (const field of fields(bytes, start, end)) {
     if (field.number === NODE_INPUT || field.number === NODE_OUTPUT) continue
     if (field.number === NODE_ATTRIBUTE && field.wireType === WIRE_BYTES) {
@@ -129,7 +122,7 @@ function liftedNode (bytes: Uint8Array, node: GraphNode, inputs: string[], outpu
 /** The initializer with a 1 inserted before its last dimension; its other
  * fields (the weights' bytes) as they were, not copied until written. */
 function liftedWeight (bytes: Uint8Array, span: Span, dims: number[]): Uint8Array[] {
-  const { start, end } = payload(bytes, span)
+  const { start, end } = payloadOf(bytes, span)
   const newDims = [...dims.slice(0, -1), 1, dims[dims.length - 1]]
   const parts: Uint8Array[] = newDims.map(d => varintField(TENSOR_DIMS, d))
   for (const field of fields(bytes, start, end)) {
@@ -150,9 +143,13 @@ function freshName (taken: Set<string>, base: string): string {
 /** Rewrites the model's liftable 1-D convolutions as 2-D ones. Throws
  * ProtobufError when the bytes are not an ONNX model. */
 export function liftConvolutions (modelBytes: Uint8Array): LiftResult {
-  const graph = readModelGraph(modelBytes)
+  return liftGraph(readModelGraph(modelBytes))
+}
+
+/** liftConvolutions for a model whose graph has been read already. */
+export function liftGraph (graph: ModelGraph): LiftResult {
   const { nodes: lifted, weights } = liftable(graph)
-  if (lifted.size === 0) return { bytes: modelBytes, lifted: 0 }
+  if (lifted.size === 0) return { bytes: graph.bytes, lifted: 0 }
   const { bytes } = graph
   const copy = (s: Span) => bytes.subarray(s.start, s.end)
   const taken = new Set<string>([

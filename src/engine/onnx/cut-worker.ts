@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { cutModel, cutStaged, planSplit, type CutPlan, type DecoderSplit } from './decoder-split.js'
 import { cutBytes, type CutterData, type CutterReply, type EndReply } from './model-cutter.js'
-import { liftConvolutions } from './conv-lift.js'
+import { liftConvolutions, liftGraph } from './conv-lift.js'
 import { encoderTemplate, type EncoderTemplate } from './encoder-template.js'
-import { readModelGraph } from './model-graph.js'
+import { readModelGraph, type ModelGraph } from './model-graph.js'
 
 /** The array itself when it is its buffer's only view, else a copy: what is
  * moved to the loader must not take the file's bytes along. */
@@ -27,9 +27,9 @@ function templateOf (encoder: Uint8Array): Partial<EncoderTemplate> {
 }
 
 /** The end of the cuts: with the whole model lifted, when asked for. */
-function end (bytes: Uint8Array, lift: boolean, reasons: string[]): EndReply {
+function end (graph: ModelGraph, lift: boolean, reasons: string[]): EndReply {
   if (!lift) return { kind: 'end', reasons }
-  const lifted = liftConvolutions(bytes)
+  const lifted = liftGraph(graph)
   return lifted.lifted > 0 ? { kind: 'end', reasons, whole: owning(lifted.bytes) } : { kind: 'end', reasons }
 }
 
@@ -40,15 +40,17 @@ async function * replies ({ modelPath, only, template, lift, split }: CutterData
   } catch {
     return { kind: 'end', reasons: [] }
   }
+  let graph
   let plan
   try {
-    plan = planSplit(readModelGraph(bytes))
+    graph = readModelGraph(bytes)
+    plan = planSplit(graph)
   } catch (error) {
     // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
     return { kind: 'end', reasons: [(error as Error).message] }
   }
-  if (!split) return end(bytes, lift, [])
-  if (plan.mode === 'whole') return end(bytes, lift, [plan.reason])
+  if (!split) return end(graph, lift, [])
+  if (plan.mode === 'whole') return end(graph, lift, [plan.reason])
   let reasons: string[] = []
   const single = (cut: CutPlan) => ({ cut: cut.cut, make: () => cutModel(plan.graph, cut) })
   // The decoder cut is the staged split's fallback.
@@ -81,7 +83,7 @@ async function * replies ({ modelPath, only, template, lift, split }: CutterData
     }
     reasons = []
   }
-  return end(bytes, lift, reasons)
+  return end(graph, lift, reasons)
 }
 
 const port = parentPort

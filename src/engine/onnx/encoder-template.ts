@@ -4,8 +4,8 @@
 // The weights are not copied here: each is named by where its bytes lie in
 // the encoder's, for the addon to copy out.
 
-import { bytesField, fields } from './protobuf.js'
-import { readModelGraph, readTensorFields, type Span } from './model-graph.js'
+import { bytesField } from './protobuf.js'
+import { payloadOf, readModelGraph, readTensorFields, type Span } from './model-graph.js'
 import { floatValueInfo, GRAPH_INPUT, modelWithGraph, TYPE_FLOAT } from './onnx-proto.js'
 
 /** Float constants shorter than this stay in the template: scalars and
@@ -34,9 +34,8 @@ export interface EncoderTemplate {
 /** The float weight an initializer holds as raw bytes, or undefined (other
  * types, short constants, values written as float_data). */
 function floatWeight (bytes: Uint8Array, initializer: Span, name: string): TemplateWeight | undefined {
-  const outer = fields(bytes, initializer.start, initializer.end).next().value
-  if (outer === undefined) return undefined
-  const { dims, type, raw } = readTensorFields(bytes, outer.valueStart, outer.valueEnd)
+  const { start, end } = payloadOf(bytes, initializer)
+  const { dims, type, raw } = readTensorFields(bytes, start, end)
   const count = dims.reduce((product, d) => product * d, 1)
   if (type !== TYPE_FLOAT || raw === undefined || count < MIN_WEIGHT_ELEMENTS || raw.valueEnd - raw.valueStart !== count * 4) return undefined
   return { name, dims, offset: raw.valueStart }

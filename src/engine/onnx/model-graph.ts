@@ -103,6 +103,14 @@ export function readTensorFields (bytes: Uint8Array, start: number, end: number)
   return tensor
 }
 
+/** The payload range of the message a span of its parent holds (the span
+ * includes the field's tag and length). */
+export function payloadOf (bytes: Uint8Array, span: Span): Span {
+  const field = fields(bytes, span.start, span.end).next().value
+  if (field === undefined) throw new ProtobufError(`Empty field at byte ${span.start}`)
+  return { start: field.valueStart, end: field.valueEnd }
+}
+
 /** A TensorProto's values when it holds at most MAX_INT_VALUES integers. */
 function readIntTensor (bytes: Uint8Array, start: number, end: number): number[] | undefined {
   const { dims, type, raw, ints: values } = readTensorFields(bytes, start, end)
