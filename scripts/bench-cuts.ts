@@ -11,16 +11,10 @@
 import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SentenceEncoding } from '../src/engine/index.js'
 import { median } from '../bench/stats.js'
 import { benchVoiceArgs } from './bench-voice-args.js'
+import { ENGINE_SENTENCES } from './lib/engine-sentences.js'
 
 const { voicePath, repeats } = await benchVoiceArgs(7)
 
-const SENTENCES: Array<[string, string]> = [
-  ['short', 'Sure, I can help with that.'],
-  ['conversational', 'Our next event starts in about twenty minutes, near the main stage, so grab a seat while you can.'],
-  ['45 words', 'The quick brown fox jumps over the lazy dog, and then the weather turned cold, so everyone went inside, ' +
-    'where a fire burned in the old stone fireplace, and the children played games until the evening came, while ' +
-    'their parents talked about the long journey ahead of them all.']
-]
 const FIRST_CHUNK = DEFAULT_CHUNKING.firstChunkFrames
 
 const session = { intraOpThreads: 1, encoderIntraOpThreads: 1 }
@@ -56,11 +50,11 @@ async function measure (voice: PiperVoice, text: string): Promise<Times> {
 }
 
 // Warm each.
-for (const { voice } of cuts) await measure(voice, SENTENCES[0][1])
+for (const { voice } of cuts) await measure(voice, ENGINE_SENTENCES[0][1])
 
 console.log(`voice ${cuts[0].voice.name}, ${repeats} repeats in rotation, 1 intra-op thread, noise 0, first chunk ${FIRST_CHUNK} frames`)
 console.log('sentence         frames  cut       encoder ms  first chunk ms  to first audio ms  whole decode ms/frame')
-for (const [label, text] of SENTENCES) {
+for (const [label, text] of ENGINE_SENTENCES) {
   const times = new Map(cuts.map(c => [c.name, [] as Times[]]))
   for (let r = 0; r < repeats; r++) {
     const order = [...cuts.slice(r % cuts.length), ...cuts.slice(0, r % cuts.length)]

@@ -10,16 +10,10 @@
 import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig } from '../src/engine/index.js'
 import { median } from '../bench/stats.js'
 import { benchVoiceArgs } from './bench-voice-args.js'
+import { ENGINE_SENTENCES } from './lib/engine-sentences.js'
 
 const { voicePath, repeats } = await benchVoiceArgs(7)
 
-const SENTENCES: Array<[string, string]> = [
-  ['short', 'Sure, I can help with that.'],
-  ['conversational', 'Our next event starts in about twenty minutes, near the main stage, so grab a seat while you can.'],
-  ['45 words', 'The quick brown fox jumps over the lazy dog, and then the weather turned cold, so everyone went inside, ' +
-    'where a fire burned in the old stone fireplace, and the children played games until the evening came, while ' +
-    'their parents talked about the long journey ahead of them all.']
-]
 /** More frames than any sentence here: the whole sentence in one chunk. */
 const ONE_CHUNK = 4096
 
@@ -54,10 +48,10 @@ function maxDifference (a: Float32Array, b: Float32Array): number {
   return max
 }
 
-for (const { voice } of variants) await run(voice, SENTENCES[0][1])
+for (const { voice } of variants) await run(voice, ENGINE_SENTENCES[0][1])
 console.log(`${voicePath}, staged cut, one intra-op thread, ${repeats} alternated runs each (medians, ms)`)
 console.log('sentence        | encoder exported | encoder lifted | flow+decoder exported | flow+decoder lifted | lifted/exported | max sample difference')
-for (const [label, text] of SENTENCES) {
+for (const [label, text] of ENGINE_SENTENCES) {
   const times = variants.map(() => ({ encode: [] as number[], decode: [] as number[] }))
   let difference = 0
   for (let r = 0; r < repeats; r++) {
