@@ -37,6 +37,8 @@ Conversation and fairness (docs/benchmarks.md#conversations):
   --duration S              per level or phase (default 60; --quick 5)
   --jitter MS               the listener's jitter buffer (default 200)
   --pause S                 a pause of up to S between replies (default 2; 0: back to back)
+  --ramp S                  each bot's first reply starts within S of the level's start
+                            (conversation: default 12, about one reply; fairness and --quick: 1)
   --tokens-per-second A-B   the reply's token rate (default 20-50)
   --sentences A-B           sentences per reply (default 2-4)
   --schedulers deadline,fifo   TTS_SCHEDULER values, each on a fresh service (default both)

@@ -15,8 +15,9 @@ export interface ReplyResult {
   underruns: number
   underrunMs: number
   audioMs: number
-  /** The bot's first reply: all bots start within a second, so these
-   * arrive together and show the start burst, the rest the steady state. */
+  /** The bot's first reply: the bots start within the ramp (--ramp), so
+   * with a short one these arrive together and show the start burst, the
+   * rest the steady state. */
   first: boolean
   /** Why the reply failed, if it did. */
   error?: string
@@ -29,14 +30,16 @@ export interface BotOptions {
   jitterMs: number
   /** A pause of up to this long between replies (0: back to back). */
   maxPauseMs: number
+  /** The first reply starts at a random time within this long. */
+  rampMs: number
   /** Aborted: no new reply starts; the one under way finishes. */
   stop: AbortSignal
   onReply: (result: ReplyResult) => void
 }
 
 export async function runBot (options: BotOptions): Promise<void> {
-  // Bots start spread over a second, not in lockstep.
-  await sleep(options.replies.pause(1000))
+  // Bots start spread over the ramp, not in lockstep.
+  await sleep(options.replies.pause(options.rampMs))
   for (let first = true; !options.stop.aborted; first = false) {
     const result = await speakReply(options, first)
     options.onReply(result)

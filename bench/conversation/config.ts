@@ -42,6 +42,7 @@ const COMMON: FlagSpecs = {
   duration: { type: 'string' },
   jitter: { type: 'string' },
   pause: { type: 'string' },
+  ramp: { type: 'string' },
   'tokens-per-second': { type: 'string' },
   sentences: { type: 'string' },
   schedulers: { type: 'string' },
@@ -92,7 +93,18 @@ function subset<T extends string> (values: FlagValues, name: string, what: strin
   return [...new Set(parts)] as T[]
 }
 
-function talkConfig (values: FlagValues, command: string, quick: boolean): TalkConfig {
+/**
+ * How long the bots' first replies are spread over, by default. A fleet's
+ * conversations do not start in the same second: with bots back to back,
+ * a reply starts at any time, so the conversation benchmark spreads the
+ * first ones over about one reply (2–4 sentences of the corpus are ~12 s of
+ * audio) and every level is near its steady state from the start. A start
+ * burst (all bots within a second) is `--ramp 1`. The fairness benchmark
+ * keeps one second: its quiet tenants' figures compare phases, not levels.
+ */
+const DEFAULT_RAMP_SECONDS = { conversation: 12, fairness: 1 }
+
+function talkConfig (values: FlagValues, command: 'conversation' | 'fairness', quick: boolean): TalkConfig {
   const voiceDir = raw(values, 'voices')
   if (voiceDir === undefined || voiceDir === '') fail('a folder of Piper voices', '--voices', voiceDir)
   const voice = raw(values, 'voice')
@@ -103,6 +115,7 @@ function talkConfig (values: FlagValues, command: string, quick: boolean): TalkC
     durationMs: numberSetting(pickSetting(values, 'duration', {}, []), 1, 3600, quick ? 5 : 60) * 1000,
     jitterMs: integer(values, 'jitter', 0, 10_000, 200),
     maxPauseMs: numberSetting(pickSetting(values, 'pause', {}, []), 0, 60, 2) * 1000,
+    rampMs: numberSetting(pickSetting(values, 'ramp', {}, []), 0, 600, quick ? 1 : DEFAULT_RAMP_SECONDS[command]) * 1000,
     tokensPerSecond: range(values, 'tokens-per-second', 1, 1000, { min: 20, max: 50 }),
     sentences: range(values, 'sentences', 1, 20, { min: 2, max: 4 }),
     schedulers: subset(values, 'schedulers', 'schedulers', SCHEDULER_MODES),

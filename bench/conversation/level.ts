@@ -20,6 +20,8 @@ export interface TalkSettings {
   durationMs: number
   jitterMs: number
   maxPauseMs: number
+  /** Each bot's first reply starts at a random time within this long of the level's start. */
+  rampMs: number
   seed: number
   sentences: { min: number, max: number }
   tokensPerSecond: { min: number, max: number }
@@ -39,9 +41,12 @@ export interface GroupFigures {
   underruns: number
   underrunMs: number
   maxUnderrunMs: number
-  /** The same after each bot's first reply (the steady state, past the start burst). */
+  /** The same after each bot's first reply (the steady state, past the bots' first starts). */
   laterReplies: number
   laterUnderrunReplies: number
+  /** First audio after each bot's first reply (ms); null without such replies. */
+  laterFirstAudioP50Ms: number | null
+  laterFirstAudioP95Ms: number | null
   /** Audio heard per wall second, every bot of the group together. */
   audioSecondsPerSecond: number
 }
@@ -49,6 +54,7 @@ export interface GroupFigures {
 export function summariseReplies (results: readonly ReplyResult[], bots: number, wallMs: number): GroupFigures {
   const ok = results.filter(r => r.error === undefined)
   const first = ok.map(r => r.firstAudioMs)
+  const laterFirst = ok.filter(r => !r.first).map(r => r.firstAudioMs)
   const failed = results.find(r => r.error !== undefined)
   return {
     bots,
@@ -63,6 +69,8 @@ export function summariseReplies (results: readonly ReplyResult[], bots: number,
     maxUnderrunMs: ok.reduce((most, r) => Math.max(most, r.underrunMs), 0),
     laterReplies: ok.filter(r => !r.first).length,
     laterUnderrunReplies: ok.filter(r => !r.first && r.underruns > 0).length,
+    laterFirstAudioP50Ms: laterFirst.length === 0 ? null : quantile(laterFirst, 0.5),
+    laterFirstAudioP95Ms: laterFirst.length === 0 ? null : quantile(laterFirst, 0.95),
     audioSecondsPerSecond: ok.reduce((sum, r) => sum + r.audioMs, 0) / wallMs
   }
 }
@@ -79,6 +87,7 @@ export async function talk (transport: SpeechTransport, groups: readonly BotGrou
     replies: new ReplySource(settings.seed * 1000 + botIndex++, settings.sentences, settings.tokensPerSecond),
     jitterMs: settings.jitterMs,
     maxPauseMs: settings.maxPauseMs,
+    rampMs: settings.rampMs,
     stop: stop.signal,
     onReply: result => results.get(group.name)?.push(result)
   })))

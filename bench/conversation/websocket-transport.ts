@@ -35,13 +35,39 @@ export interface SentSentence {
   sentMs: number
 }
 
+/** An audio message as it arrived, and where in the reply's text its
+ * alignment starts (null: it carried none, so it speaks on from the one before). */
+export type AlignedAudio = Omit<AudioPiece, 'askedMs'> & { textAt: number | null }
+
 /**
- * Which sentence each message's audio speaks, estimated (the service's
- * alignment would tell, but it is null until word timing exists): the
- * service cuts at sentence ends and a sentence's audio is about in
- * proportion to its characters, so audio that starts at x % of the reply's
- * is of the sentence that holds x % of its characters. Its askedMs is when
- * that sentence's last token was sent. Pure.
+ * Which sentence each message's audio speaks, from the alignments the
+ * service sent: they spell the reply's text, its sentences joined by a
+ * space, so the character a message's alignment starts at (past a leading
+ * space) falls in one sentence; a message without one continues the
+ * sentence before it. Its askedMs is when that sentence's last token was
+ * sent. Undefined when no message carried an alignment. Pure.
+ */
+export function attributeAligned (arrived: readonly AlignedAudio[], sentences: readonly SentSentence[]): AudioPiece[] | undefined {
+  if (!arrived.some(piece => piece.textAt !== null)) return undefined
+  const starts: number[] = []
+  let at = 0
+  for (const sentence of sentences) {
+    starts.push(at)
+    at += sentence.characters + 1
+  }
+  let sentence = 0
+  return arrived.map(({ textAt, ...piece }) => {
+    while (textAt !== null && sentence < sentences.length - 1 && starts[sentence + 1] <= textAt) sentence++
+    return { ...piece, askedMs: sentences[sentence]?.sentMs ?? piece.arrivedMs }
+  })
+}
+
+/**
+ * Which sentence each message's audio speaks, estimated when no alignment
+ * tells (a service that sends none): the service cuts at sentence ends and
+ * a sentence's audio is about in proportion to its characters, so audio
+ * that starts at x % of the reply's is of the sentence that holds x % of its
+ * characters. Its askedMs is when that sentence's last token was sent. Pure.
  */
 export function attributeAudio (arrived: ReadonlyArray<Omit<AudioPiece, 'askedMs'>>, sentences: readonly SentSentence[]): AudioPiece[] {
   const totalAudio = arrived.reduce((sum, piece) => sum + piece.durationMs, 0)
@@ -66,7 +92,9 @@ export function streamInputTransport (baseUrl: string, sampleRate: number, timeo
     const path = `/v1/text-to-speech/${encodeURIComponent(speaker.voice)}/stream-input?output_format=pcm_${sampleRate}&inactivity_timeout=${INACTIVITY_SECONDS}`
     const ws = new WebSocket(new URL(path, origin), { headers: speaker.apiKey === undefined ? {} : { 'xi-api-key': speaker.apiKey }, perMessageDeflate: false })
     open.add(ws)
-    const arrived: Array<Omit<AudioPiece, 'askedMs'>> = []
+    const arrived: AlignedAudio[] = []
+    // Characters the alignments spelled so far: where the next one starts in the reply's text.
+    let aligned = 0
     const sentMs: number[] = []
     const sending = new AbortController()
     const timer = setTimeout(() => finish(new ChorusError('ERR_BENCH_WS', `stream-input sent no isFinal within ${timeoutMs} ms`)), timeoutMs)
@@ -83,7 +111,8 @@ export function streamInputTransport (baseUrl: string, sampleRate: number, timeo
         reject(error)
         return
       }
-      resolve(attributeAudio(arrived, reply.sentences.map((s, i) => ({ characters: s.text.length, sentMs: sentMs[i] ?? sentMs[sentMs.length - 1] ?? startMs }))))
+      const sentences = reply.sentences.map((s, i) => ({ characters: [...s.text].length, sentMs: sentMs[i] ?? sentMs[sentMs.length - 1] ?? startMs }))
+      resolve(attributeAligned(arrived, sentences) ?? attributeAudio(arrived.map(({ arrivedMs, durationMs }) => ({ arrivedMs, durationMs })), sentences))
     }
 
     ws.on('unexpected-response', (req, res) => {
@@ -98,7 +127,7 @@ export function streamInputTransport (baseUrl: string, sampleRate: number, timeo
     ws.on('close', (code, reason) => finish(new ChorusError('ERR_BENCH_WS', `stream-input closed (${code} ${reason.toString()}) before isFinal`)))
     ws.on('message', data => {
       const receivedMs = performance.now()
-      let message: { audio?: unknown, isFinal?: unknown, error?: unknown, code?: unknown }
+      let message: { audio?: unknown, isFinal?: unknown, error?: unknown, code?: unknown, alignment?: { chars?: unknown } | null }
       try {
         message = JSON.parse(String(data))
       } catch {
@@ -107,7 +136,10 @@ export function streamInputTransport (baseUrl: string, sampleRate: number, timeo
       }
       if (typeof message.audio === 'string' && message.audio.length > 0) {
         const bytes = Buffer.byteLength(message.audio, 'base64')
-        arrived.push({ arrivedMs: receivedMs, durationMs: bytes / SAMPLE_BYTES / sampleRate * 1000 })
+        const chars = Array.isArray(message.alignment?.chars) ? message.alignment.chars as unknown[] : []
+        const leading = chars.findIndex(char => char !== ' ')
+        arrived.push({ arrivedMs: receivedMs, durationMs: bytes / SAMPLE_BYTES / sampleRate * 1000, textAt: leading < 0 ? null : aligned + leading })
+        aligned += chars.length
       }
       if (message.error !== undefined) finish(new ChorusError('ERR_BENCH_WS', `stream-input answered ${String(message.code)}: ${String(message.error)}`))
       else if (message.isFinal === true) finish()

@@ -5,12 +5,12 @@
 
 import t from 'tap'
 import { parseConversationConfig, parseFairnessConfig } from '../../bench/conversation/config.js'
-import { capacityOf, steadyCapacityOf } from '../../bench/conversation/conversation.js'
+import { capacityOf, pendingRequestsFor, steadyCapacityOf } from '../../bench/conversation/conversation.js'
 import { fairnessRatio, type FairnessRound } from '../../bench/conversation/fairness.js'
 import { summariseReplies, type GroupFigures } from '../../bench/conversation/level.js'
 import { play } from '../../bench/conversation/player.js'
 import { replyTimeline, ReplySource } from '../../bench/conversation/replies.js'
-import { attributeAudio } from '../../bench/conversation/websocket-transport.js'
+import { attributeAligned, attributeAudio } from '../../bench/conversation/websocket-transport.js'
 
 t.test('the player: plays from the first arrival plus the jitter buffer; a piece not there yet is an underrun', async t => {
   const smooth = play([
@@ -74,6 +74,23 @@ t.test('stream-input audio is put to the sentence holding the same share of the 
   t.same(attributeAudio([{ arrivedMs: 5, durationMs: 0 }], sentences).map(p => p.askedMs), [100], 'no audio yet: the first sentence')
 })
 
+t.test('stream-input audio put to its sentence by the alignment it carries', async t => {
+  // "Hello there." and "How are you?": 12 characters each, the second from 13 (after a space).
+  const sentences = [{ characters: 12, sentMs: 100 }, { characters: 12, sentMs: 500 }]
+  const pieces = attributeAligned([
+    { arrivedMs: 300, durationMs: 200, textAt: 0 },
+    { arrivedMs: 400, durationMs: 900, textAt: null },
+    // " How are you?": its alignment starts with the space between the pieces.
+    { arrivedMs: 900, durationMs: 300, textAt: 13 },
+    { arrivedMs: 1200, durationMs: 500, textAt: null }
+  ], sentences)
+  t.same(pieces?.map(p => p.askedMs), [100, 100, 500, 500], 'a message without alignment speaks on from the one before')
+  t.same(pieces?.map(p => [p.arrivedMs, p.durationMs]), [[300, 200], [400, 900], [900, 300], [1200, 500]], 'arrivals and durations kept')
+  t.same(pieces?.[0], { arrivedMs: 300, durationMs: 200, askedMs: 100 }, 'textAt is not handed on')
+  t.same(attributeAligned([{ arrivedMs: 300, durationMs: 200, textAt: 7 }], sentences)?.map(p => p.askedMs), [100], 'a piece cut inside the first sentence')
+  t.equal(attributeAligned([{ arrivedMs: 300, durationMs: 200, textAt: null }], sentences), undefined, 'no alignment at all: not known here')
+})
+
 function figures (bots: number, underruns: number, errors = 0): GroupFigures {
   return { ...summariseReplies([], bots, 1000), replies: 5, underruns, errors }
 }
@@ -92,6 +109,13 @@ t.test('steady capacity: underruns in each bot\'s first reply do not count', asy
   t.equal(steadyCapacityOf([{ bots: 2, laterReplies: 0, laterUnderrunReplies: 0, errors: 0 }]), 0, 'no reply after the first: nothing is known')
 })
 
+t.test('TTS_MAX_PENDING covers every bot\'s sentences in flight, never below the default', async t => {
+  t.equal(pendingRequestsFor([1, 2, 4], 4), 64)
+  t.equal(pendingRequestsFor([8, 30, 12], 4), 120)
+  t.equal(pendingRequestsFor([30], 3.5), 105)
+  t.equal(pendingRequestsFor([33], 2.5), 83, 'a whole number of requests')
+})
+
 t.test('replies summed up: p95 of first audio, underrun replies, audio per second', async t => {
   const summary = summariseReplies([
     { firstAudioMs: 100, underruns: 0, underrunMs: 0, audioMs: 2000, first: false },
@@ -107,6 +131,7 @@ t.test('replies summed up: p95 of first audio, underrun replies, audio per secon
   t.equal(summary.underrunMs, 150)
   t.equal(summary.laterReplies, 1, 'the failed reply counts in neither')
   t.equal(summary.laterUnderrunReplies, 0, 'the underrun was in a first reply')
+  t.equal(summary.laterFirstAudioP95Ms, 100, 'first audio past the start burst counts the later reply only')
   t.equal(summary.audioSecondsPerSecond, 0.5)
 })
 
@@ -132,11 +157,15 @@ t.test('flags: checked at the edge with the one message format', async t => {
   t.same(config.levels, [1, 2, 4])
   t.equal(config.maxPauseMs, 0)
   t.equal(config.durationMs, 5000, '--quick: short levels')
+  t.equal(config.rampMs, 1000, '--quick: the bots start within a second')
   t.same(config.schedulers, ['deadline', 'fifo'], 'both schedulers by default, to compare')
   t.same(config.transports, ['http', 'websocket'], 'both transports by default')
   const one = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--transport', 'websocket'])
-  if (one !== 'help') t.same(one.transports, ['websocket'])
+  if (one !== 'help') t.same([one.transports, one.rampMs], [['websocket'], 12_000], 'first replies spread over about one reply by default')
+  const burst = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--ramp', '0.5'])
+  if (burst !== 'help') t.equal(burst.rampMs, 500)
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--ramp', '-1']), { message: /for --ramp but received "-1"/ })
   const fairness = parseFairnessConfig(['--voices', 'v', '--voice', 'en_US-a-medium'])
   t.not(fairness, 'help')
-  if (fairness !== 'help') t.same([fairness.busyBots, fairness.quietTenants, fairness.rounds], [32, 4, 3])
+  if (fairness !== 'help') t.same([fairness.busyBots, fairness.quietTenants, fairness.rounds, fairness.rampMs], [32, 4, 3, 1000])
 })
