@@ -11,6 +11,7 @@ import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig } from '../src/eng
 import { median } from '../bench/stats.js'
 import { benchVoiceArgs } from './bench-voice-args.js'
 import { ENGINE_SENTENCES } from './lib/engine-sentences.js'
+import { maxDifference } from './lib/sample-difference.js'
 
 const { voicePath, repeats } = await benchVoiceArgs(7)
 
@@ -39,13 +40,6 @@ async function run (voice: PiperVoice, text: string): Promise<Run> {
   const encoded = performance.now()
   const samples = await voice.decodeChunk(encoding, { start: 0, end: Math.min(ONE_CHUNK, encoding.frames) }, margin)
   return { encodeMs: encoded - start, decodeMs: performance.now() - encoded, samples }
-}
-
-function maxDifference (a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return Infinity
-  let max = 0
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]))
-  return max
 }
 
 for (const { voice } of variants) await run(voice, ENGINE_SENTENCES[0][1])

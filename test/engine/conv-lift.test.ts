@@ -14,7 +14,7 @@ import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { payloadOf, readModelGraph, readTensorFields } from '../../src/engine/onnx/model-graph.js'
 import { floatValueInfo, GRAPH_VALUE_INFO, modelWithGraph } from '../../src/engine/onnx/onnx-proto.js'
 import { bytesField } from '../../src/engine/onnx/protobuf.js'
-import { maxDifference } from '../helpers/same-audio.js'
+import { maxDifference } from '../../scripts/lib/sample-difference.js'
 import { BENCH_VOICES } from '../helpers/voices.js'
 
 const CHANNELS = 8

@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../../src/engine/index.js'
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { VITS_FRAMES_PER_ID, VITS_SAMPLES_PER_FRAME } from '../../scripts/lib/vits-model.js'
-import { maxDifference } from '../helpers/same-audio.js'
+import { maxDifference } from '../../scripts/lib/sample-difference.js'
 import { BENCH_VOICES, FIXTURES, testModel } from '../helpers/voices.js'
 
 const reference = JSON.parse(await readFile(join(FIXTURES, 'reference/en_us-piper-ids.json'), 'utf8')) as { sentences: Array<{ text: string, ids: number[] }> }

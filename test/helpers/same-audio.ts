@@ -1,6 +1,6 @@
 // Two loads of a voice that must speak alike: the same samples at noise 0,
-// for a short sentence and one long enough to make several chunks; and how
-// far apart two runs' samples are, where they need agree only up to rounding.
+// for a short sentence and one long enough to make several chunks. (How far
+// apart two runs' samples are is scripts/lib/sample-difference.ts.)
 
 import type { Test } from 'tap'
 import { type PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
@@ -14,11 +14,4 @@ export async function sameAudio (t: Test, actual: PiperVoice, expected: PiperVoi
     const { ids } = expected.phonemeIds(phonemes)
     t.same(await actual.sentenceSamples(ids, settings), await expected.sentenceSamples(ids, settings), `${text}: the same samples`)
   }
-}
-
-/** The largest difference between two runs' samples (of the same length). */
-export function maxDifference (a: Float32Array, b: Float32Array): number {
-  let max = 0
-  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]))
-  return max
 }
