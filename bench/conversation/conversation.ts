@@ -129,10 +129,11 @@ export async function runConversation (config: ConversationConfig, io: BenchIo):
     ceiling = await outsideCeiling(config, texts, config.ceiling, io.env)
   }
   const levels: ConversationLevel[] = []
+  const maxPending = String(pendingRequestsFor(config.levels, config.sentences.max))
   for (const scheduler of config.schedulers) {
     for (const transportName of config.transports) {
-      note(io, progress, `TTS_SCHEDULER=${scheduler}, ${transportName}: starting the service (phrase cache off, TTS_MAX_PENDING=${pendingRequestsFor(config.levels, config.sentences.max)})`)
-      const service = await startInProcess({ voiceDir: config.voiceDir, defaultVoice: config.voice, env: io.env, logFile: join(config.outDir, 'service.log'), overrides: { TTS_CACHE_BYTES: '0', TTS_SCHEDULER: scheduler, TTS_STREAM_JITTER_MS: String(config.jitterMs), TTS_MAX_PENDING: String(pendingRequestsFor(config.levels, config.sentences.max)) } })
+      note(io, progress, `TTS_SCHEDULER=${scheduler}, ${transportName}: starting the service (phrase cache off, TTS_MAX_PENDING=${maxPending})`)
+      const service = await startInProcess({ voiceDir: config.voiceDir, defaultVoice: config.voice, env: io.env, logFile: join(config.outDir, 'service.log'), overrides: { TTS_CACHE_BYTES: '0', TTS_SCHEDULER: scheduler, TTS_STREAM_JITTER_MS: String(config.jitterMs), TTS_MAX_PENDING: maxPending } })
       let transport: SpeechTransport | undefined
       try {
         transport = await openTransport(transportName, service.url, config.voice)

@@ -54,7 +54,8 @@ export interface GroupFigures {
 export function summariseReplies (results: readonly ReplyResult[], bots: number, wallMs: number): GroupFigures {
   const ok = results.filter(r => r.error === undefined)
   const first = ok.map(r => r.firstAudioMs)
-  const laterFirst = ok.filter(r => !r.first).map(r => r.firstAudioMs)
+  const later = ok.filter(r => !r.first)
+  const laterFirst = later.map(r => r.firstAudioMs)
   const failed = results.find(r => r.error !== undefined)
   return {
     bots,
@@ -67,8 +68,8 @@ export function summariseReplies (results: readonly ReplyResult[], bots: number,
     underruns: ok.reduce((sum, r) => sum + r.underruns, 0),
     underrunMs: ok.reduce((sum, r) => sum + r.underrunMs, 0),
     maxUnderrunMs: ok.reduce((most, r) => Math.max(most, r.underrunMs), 0),
-    laterReplies: ok.filter(r => !r.first).length,
-    laterUnderrunReplies: ok.filter(r => !r.first && r.underruns > 0).length,
+    laterReplies: later.length,
+    laterUnderrunReplies: later.filter(r => r.underruns > 0).length,
     laterFirstAudioP50Ms: laterFirst.length === 0 ? null : quantile(laterFirst, 0.5),
     laterFirstAudioP95Ms: laterFirst.length === 0 ? null : quantile(laterFirst, 0.95),
     audioSecondsPerSecond: ok.reduce((sum, r) => sum + r.audioMs, 0) / wallMs
