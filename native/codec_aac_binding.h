@@ -5,17 +5,11 @@
 //     path are cheap). Throws an Error with code ERR_AVCODEC_LOAD naming the
 //     path and the cause (missing, another major version, not libavcodec).
 //   new AacEncoder(sampleRate, bitrate): an AAC-LC stream, 16-bit mono at an
-//     ADTS rate, `bitrate` in bits per second; needs loadAvcodec first.
-//     Synchronous, every call on the JS thread that made it (an encoder
-//     worker thread).
-//   encoder.encode(pcm: Int16Array) -> Uint8Array: the ADTS frames complete
-//     now (often empty), in a buffer of their own.
-//   encoder.finish() -> Uint8Array: the rest; the stream is freed.
-//   encoder.close(): frees the stream without output.
+//     ADTS rate, `bitrate` in bits per second; needs loadAvcodec first. A
+//     StreamEncoderWrap (codec_stream_binding.h: encode, finish, close;
+//     synchronous, on the JS thread that made it, an encoder worker thread).
 // Failures throw an Error with code ERR_ENCODER (ERR_AVCODEC_LOAD without the
-// library, ERR_INVALID_ARGUMENT for arguments of the wrong type); an ended
-// stream refuses further calls. A stream the JS side drops is freed by its
-// finalizer, also when its worker thread stops.
+// library, ERR_INVALID_ARGUMENT for arguments of the wrong type).
 #pragma once
 
 #include <napi.h>
@@ -23,25 +17,19 @@
 #include <memory>
 
 #include "codec_aac.h"
+#include "codec_stream_binding.h"
 
 namespace chorus {
 
 Napi::Value LoadAvcodec(const Napi::CallbackInfo& info);
 
-class AacEncoderWrap : public Napi::ObjectWrap<AacEncoderWrap> {
- public:
-  static Napi::Function Define(Napi::Env env);
-  explicit AacEncoderWrap(const Napi::CallbackInfo& info);
-  ~AacEncoderWrap() override;
-
- private:
-  void Open(const Napi::CallbackInfo& info);
-  Napi::Value Encode(const Napi::CallbackInfo& info);
-  Napi::Value Finish(const Napi::CallbackInfo& info);
-  Napi::Value Close(const Napi::CallbackInfo& info);
-  AacEncoder& Stream();
-
-  std::unique_ptr<AacEncoder> encoder_;
+struct AacCodec {
+  using Stream = AacEncoder;
+  static constexpr const char* kClass = "AacEncoder";
+  static constexpr const char* kEnded = "AAC encoder used after it ended";
+  static std::unique_ptr<AacEncoder> Open(const Napi::CallbackInfo& info);
 };
+
+using AacEncoderWrap = StreamEncoderWrap<AacCodec>;
 
 }  // namespace chorus
