@@ -110,6 +110,13 @@ t.test('a bot whose reply failed leaves the chat; the others go on; no pause: th
   t.ok(leavesAtOnce.starts.every(s => s.bot === 1 || s.line === 0), 'the failed bot is gone from the first line on')
 })
 
+t.test('stopped during the pause after a line: the next line never comes', async t => {
+  // One bot, its reply ends by 1.2 s; the pause (up to 10 s, this seed's 3.2 s) outlasts the stop at 1.3 s.
+  const { starts, lines } = await crowd(2, { bots: 1, stopAtMs: 1300, maxPauseMs: 10_000 })
+  t.equal(lines, 1)
+  t.same(starts.map(s => s.line), [0])
+})
+
 t.test('stopped before the first line: none', async t => {
   const stop = new AbortController()
   stop.abort()
