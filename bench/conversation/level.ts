@@ -88,39 +88,49 @@ export function summariseReplies (results: readonly ReplyResult[], bots: number,
   }
 }
 
+/** A bot of a level: its group, and what its replies need. */
+interface LevelBot {
+  group: string
+  speak: SpeakOptions
+}
+
+/** The bots talk in the settings' scenario until `stop`; each reply is handed to `onReply`. */
+async function runScenario (bots: readonly LevelBot[], settings: TalkSettings, stop: AbortSignal, onReply: (bot: LevelBot, result: ReplyResult) => void): Promise<void> {
+  if (settings.scenario === 'spread') {
+    await Promise.all(bots.map(async bot => await runBot({ ...bot.speak, maxPauseMs: settings.maxPauseMs, rampMs: settings.rampMs, stop, onReply: result => onReply(bot, result) })))
+    return
+  }
+  await runCrowd({
+    bots: bots.map(bot => async first => {
+      const result = await speakReply(bot.speak, first)
+      onReply(bot, result)
+      return result.error === undefined
+    }),
+    spreadMs: CROWD_SPREAD_MS,
+    maxPauseMs: settings.maxPauseMs,
+    rng: new Rng(settings.seed).fork(bots.length),
+    clock: REAL_CLOCK,
+    stop
+  })
+}
+
 /** Runs every group's bots at once for `durationMs`; replies under way at the end finish and count. */
 export async function talk (transport: SpeechTransport, groups: readonly BotGroup[], settings: TalkSettings): Promise<Map<string, GroupFigures>> {
   const stop = new AbortController()
   const results = new Map(groups.map(group => [group.name, [] as ReplyResult[]]))
   let botIndex = 0
-  const bots = groups.flatMap(group => Array.from({ length: group.bots }, (_, i) => ({
+  const bots = groups.flatMap(group => Array.from({ length: group.bots }, (_, i): LevelBot => ({
     group: group.name,
     speak: {
       transport,
       speaker: { voice: settings.voice, apiKey: group.apiKey?.(i) },
       replies: new ReplySource(settings.seed * 1000 + botIndex++, settings.sentences, settings.tokensPerSecond),
       jitterMs: settings.jitterMs
-    } satisfies SpeakOptions
+    }
   })))
-  const onReply = (group: string) => (result: ReplyResult) => results.get(group)?.push(result)
   const started = performance.now()
   const timer = setTimeout(() => stop.abort(), settings.durationMs)
-  if (settings.scenario === 'crowd') {
-    await runCrowd({
-      bots: bots.map(bot => async first => {
-        const result = await speakReply(bot.speak, first)
-        onReply(bot.group)(result)
-        return result.error === undefined
-      }),
-      spreadMs: CROWD_SPREAD_MS,
-      maxPauseMs: settings.maxPauseMs,
-      rng: new Rng(settings.seed).fork(bots.length),
-      clock: REAL_CLOCK,
-      stop: stop.signal
-    })
-  } else {
-    await Promise.all(bots.map(async bot => await runBot({ ...bot.speak, maxPauseMs: settings.maxPauseMs, rampMs: settings.rampMs, stop: stop.signal, onReply: onReply(bot.group) })))
-  }
+  await runScenario(bots, settings, stop.signal, (bot, result) => results.get(bot.group)?.push(result))
   clearTimeout(timer)
   const wallMs = performance.now() - started
   return new Map(groups.map(group => [group.name, summariseReplies(results.get(group.name) ?? [], group.bots, wallMs)]))
