@@ -55,11 +55,11 @@ export const COMMON: FlagSpecs = {
   help: { type: 'boolean' }
 }
 
-export function fail (what: string, flag: string, value: unknown): never {
+function fail (what: string, flag: string, value: unknown): never {
   throw new ConfigError(expectedMessage(what, flag, value))
 }
 
-export function raw (values: FlagValues, name: string): string | undefined {
+function raw (values: FlagValues, name: string): string | undefined {
   return pickSetting(values, name, {}, [])?.value
 }
 
