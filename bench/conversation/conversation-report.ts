@@ -56,8 +56,7 @@ export function conversationReport (results: ConversationResults): string {
     '',
     levelsTable(results),
     '',
-    ...results.levels.filter(l => l.firstError !== null).map(l => `${l.scheduler}, ${l.transport}, ${l.scenario}, ${l.bots} bot(s): ${l.errors} replies failed, the first with "${l.firstError ?? ''}".`),
-    '',
+    ...results.levels.filter(l => l.firstError !== null).flatMap(l => [`${l.scheduler}, ${l.transport}, ${l.scenario}, ${l.bots} bot(s): ${l.errors} replies failed, the first with "${l.firstError ?? ''}".`, '']),
     capacityTable(results.capacity),
     '',
     'Bots without a gap: the largest level with no underrun and no failed reply, below the first that had one (≥: the largest level run). ' +
