@@ -202,16 +202,26 @@ export class EngineBench {
  */
 export async function outsideCeiling (target: { voiceDir: string, voice: string }, texts: string[],
   plan: { seconds: number, repeats: number, workers: number }, env: Env): Promise<CeilingResult> {
+  return await withOutsideEngine(target, texts, plan.workers, env, async outside => await outside.ceiling(plan.seconds, plan.repeats))
+}
+
+/**
+ * Bare onnxruntime-node with `workers` workers on the ids of `texts`
+ * (Chorus's engine phonemizes them first, outside any timing), handed to
+ * `use` for whatever it measures, and closed after.
+ */
+export async function withOutsideEngine<T> (target: { voiceDir: string, voice: string }, texts: string[], workers: number, env: Env,
+  use: (outside: EngineBench) => Promise<T>): Promise<T> {
   const modelPath = join(target.voiceDir, `${target.voice}.onnx`)
   if (!existsSync(modelPath)) throw new ConfigError(`The ceiling needs the model ${modelPath}; pass --no-ceiling to go without`)
-  const options = { voices: [{ name: target.voice, modelPath }], synthesis: {}, workers: plan.workers, ortLibrary: env.CHORUS_ORT_LIBRARY, espeakData: env.CHORUS_ESPEAK_DATA }
+  const options = { voices: [{ name: target.voice, modelPath }], synthesis: {}, workers, ortLibrary: env.CHORUS_ORT_LIBRARY, espeakData: env.CHORUS_ESPEAK_DATA }
   const phonemizer = await EngineBench.start({ ...options, engine: 'chorus', workers: 1 })
   let outside: EngineBench | undefined
   try {
     await phonemizer.prepare(texts.map(text => ({ voice: target.voice, text })))
     outside = await EngineBench.start({ ...options, engine: 'onnxruntime' })
     await outside.prepareLike(phonemizer)
-    return await outside.ceiling(plan.seconds, plan.repeats)
+    return await use(outside)
   } finally {
     await Promise.all([phonemizer.close(), outside?.close()])
   }

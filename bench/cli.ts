@@ -5,6 +5,8 @@
 //   chorus bench fleet --voices D --voice V    many voices against one, and memory
 //   chorus bench conversation --voices D --voice V   bots talking in real time (issue 30)
 //   chorus bench fairness --voices D --voice V       one busy tenant against quiet ones (issue 27)
+//   chorus bench mixed --voices D --voice V          streaming bots beside whole answers (issue 43)
+//   chorus bench backlog --voices D --voice V        a short answer behind four long ones (issue 43)
 //   chorus bench profile --voices D --voice V  where the time goes at saturation, against the ceiling
 //   chorus bench compare a.json b.json   ratios between two runs
 
@@ -15,6 +17,9 @@ import { checkVoiceFolder, parseCompareArgs, parseFleetConfig, parseProfileConfi
 import { parseConversationConfig, parseFairnessConfig } from './conversation/config.js'
 import { runConversation } from './conversation/conversation.js'
 import { runFairness } from './conversation/fairness.js'
+import { runBacklog } from './whole-answers/backlog.js'
+import { parseBacklogConfig, parseMixedConfig } from './whole-answers/config.js'
+import { runMixed } from './whole-answers/mixed.js'
 import { runFleet } from './fleet.js'
 import { processIo, type BenchIo } from './io.js'
 import { runProfile } from './profile.js'
@@ -28,23 +33,41 @@ export const benchMain: BenchMain = async (argv, env) => await runBenchCommand(a
 const BENCH_USAGE = `Usage: chorus bench [flags]            sweep load levels against a Chorus service
        chorus bench targets --voices DIR --voice NAME [--quick] [--out DIR]
        chorus bench fleet --voices DIR --voice NAME [--count 8] [--clients 4] [--cycles 30] [--quick] [--out DIR]
-       chorus bench conversation --voices DIR --voice NAME [--bots 1,2,4,8] [--transport http,websocket] [--quick] [--out DIR]
+       chorus bench conversation --voices DIR --voice NAME [--bots 1,2,4,8] [--transport http,websocket,reply]
+                              [--scenarios crowd,spread] [--quick] [--out DIR]
        chorus bench fairness --voices DIR --voice NAME [--busy-bots 32] [--quiet-tenants 4] [--rounds 3] [--quick]
+       chorus bench mixed --voices DIR --voice NAME [--bots 8] [--whole-clients 2] [--long-sentences 10-40] [--quick]
+       chorus bench backlog --voices DIR --voice NAME [--long-requests 4] [--long-sentences 250] [--keys none,one]
        chorus bench profile --voices DIR --voice NAME [--clients 4] [--rounds 3] [--duration 40] [--ceiling-seconds 15] [--quick]
        chorus bench compare a/results.json b/results.json
 
-Conversation and fairness (docs/benchmarks.md#conversations):
+Conversation, fairness and mixed (docs/benchmarks.md#conversations):
   --duration S              per level or phase (default 60; --quick 5)
   --jitter MS               the listener's jitter buffer (default 200)
   --pause S                 a pause of up to S between replies (default 2; 0: back to back)
-  --ramp S                  each bot's first reply starts within S of the level's start
-                            (conversation: default 12, about one reply; fairness and --quick: 1)
+  --ramp S                  spread: each bot's first reply starts within S of the level's start
+                            (conversation, mixed: default 12, about one reply; fairness and --quick: 1)
   --tokens-per-second A-B   the reply's token rate (default 20-50)
   --sentences A-B           sentences per reply (default 2-4)
   --schedulers deadline,fifo   TTS_SCHEDULER values, each on a fresh service (default both)
-  --transport http,websocket   (conversation) POST /tts?stream=1 per sentence, or stream-input
-                            token by token; each on a fresh service per scheduler (default both)
+  --transport http,websocket,reply   (conversation, mixed) POST /tts?stream=1 per sentence,
+                            stream-input token by token, or the whole reply as one
+                            POST /tts?stream=1; each on a fresh service per scheduler (default all)
+  --scenarios crowd,spread  (conversation) crowd: every bot answers each line within 200 ms,
+                            line after line; spread: back to back from starts over --ramp
+                            (default both)
   --no-ceiling, --ceiling-seconds S, --ceiling-repeats N   (conversation)
+  --scenario crowd|spread   (mixed) how the bots start (default spread)
+  --whole-clients N         (mixed) closed-loop clients of whole answers, short and long in turn (default 2)
+  --long-sentences A-B      (mixed) sentences of a long whole answer (default 10-40)
+  --idle-repeats N          (mixed, backlog) short answers timed on the idle service (default 5; --quick 3)
+
+Backlog (issue 43's probe: a one-sentence answer sent after four long whole answers):
+  --long-requests N         long answers sent at once (default 4)
+  --long-sentences N        short sentences in each (default 250)
+  --delay S                 the one-sentence request this long after them (default 0.5)
+  --keys none,one           without API keys, and all under one key (default both)
+  --seed N, --out DIR, --progress, --quick
 
 Service (one of):
   --url URL                 drive a running service (http://127.0.0.1:8995)
@@ -83,61 +106,45 @@ Output:
   --scrape-interval S       /metrics sampling (default 1)
 `
 
+/** A subcommand: parses its flags (null: --help) and runs, resolving with the exit code. */
+type Command = (argv: string[], io: BenchIo) => Promise<number | null>
+
+/** Parses with `parse`, checks the voice folder, runs; exit 0 unless `ok` says the run missed. */
+function command<C extends { voiceDir: string | null }, R> (parse: (argv: string[]) => C | 'help', run: (config: C, io: BenchIo) => Promise<R>, ok: (results: R) => boolean = () => true): Command {
+  return async (argv, io) => {
+    const config = parse(argv)
+    if (config === 'help') return null
+    checkVoiceFolder(config.voiceDir)
+    return ok(await run(config, io)) ? 0 : 1
+  }
+}
+
+const COMMANDS: Record<string, Command> = {
+  compare: async (argv, io) => {
+    const args = parseCompareArgs(argv)
+    if (args === 'help') return null
+    const a = await readResults(args.a, 'the first file')
+    const b = await readResults(args.b, 'the second file')
+    io.stdout.write(compareResults(a, b))
+    return 0
+  },
+  targets: command(parseTargetsConfig, runTargets, results => results.figures.every(figure => figure.met !== null)),
+  conversation: command(parseConversationConfig, runConversation),
+  fairness: command(parseFairnessConfig, runFairness),
+  mixed: command(parseMixedConfig, runMixed),
+  backlog: command(parseBacklogConfig, runBacklog),
+  profile: command(parseProfileConfig, runProfile),
+  fleet: command(parseFleetConfig, runFleet, results => results.figures.every(figure => figure.met !== null))
+}
+
 export async function runBenchCommand (argv: string[], io: BenchIo): Promise<number> {
   const [first, ...rest] = argv
+  const subcommand = first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
   try {
-    switch (first) {
-      case 'compare': {
-        const args = parseCompareArgs(rest)
-        if (args === 'help') return usage(io)
-        const a = await readResults(args.a, 'the first file')
-        const b = await readResults(args.b, 'the second file')
-        io.stdout.write(compareResults(a, b))
-        return 0
-      }
-      case 'targets': {
-        const config = parseTargetsConfig(rest)
-        if (config === 'help') return usage(io)
-        checkVoiceFolder(config.voiceDir)
-        const results = await runTargets(config, io)
-        return results.figures.every(figure => figure.met !== null) ? 0 : 1
-      }
-      case 'conversation': {
-        const config = parseConversationConfig(rest)
-        if (config === 'help') return usage(io)
-        checkVoiceFolder(config.voiceDir)
-        await runConversation(config, io)
-        return 0
-      }
-      case 'fairness': {
-        const config = parseFairnessConfig(rest)
-        if (config === 'help') return usage(io)
-        checkVoiceFolder(config.voiceDir)
-        await runFairness(config, io)
-        return 0
-      }
-      case 'profile': {
-        const config = parseProfileConfig(rest)
-        if (config === 'help') return usage(io)
-        checkVoiceFolder(config.voiceDir)
-        await runProfile(config, io)
-        return 0
-      }
-      case 'fleet': {
-        const config = parseFleetConfig(rest)
-        if (config === 'help') return usage(io)
-        checkVoiceFolder(config.voiceDir)
-        const results = await runFleet(config, io)
-        return results.figures.every(figure => figure.met !== null) ? 0 : 1
-      }
-      default: {
-        const config = parseRunConfig(argv)
-        if (config === 'help') return usage(io)
-        checkVoiceFolder(config.voiceDir)
-        await runSweep(config, io)
-        return 0
-      }
-    }
+    const code = subcommand === undefined
+      ? await command(parseRunConfig, runSweep)(argv, io)
+      : await subcommand(rest, io)
+    return code ?? usage(io)
   } catch (error) {
     if (error instanceof ConfigError || (error instanceof ChorusError && error.code === 'ERR_INVALID_ARGUMENT')) {
       io.stderr.write(`chorus bench: ${error.message}\n`)

@@ -44,8 +44,9 @@ export class BenchClient {
   private readonly port: number
   private readonly prefix: string
 
-  /** `format`: the audio format POST /tts asks for (--format); WAV by default. */
-  constructor (readonly baseUrl: string, private readonly timeoutMs: number, private readonly format: BenchFormat = 'wav') {
+  /** `format`: the audio format POST /tts asks for (--format); WAV by default.
+   * `apiKey`: sent as a Bearer token on every request (a service with API keys). */
+  constructor (readonly baseUrl: string, private readonly timeoutMs: number, private readonly format: BenchFormat = 'wav', private readonly apiKey?: string) {
     const url = new URL(baseUrl)
     this.host = url.hostname.replace(/^\[|\]$/g, '')
     this.port = Number(url.port === '' ? 80 : url.port)
@@ -120,7 +121,10 @@ export class BenchClient {
         }
         resolve({ scheduledMs: due, sentMs, endMs, latencyMs: endMs - due, ttfbMs, status, error, message, bytes: meter.bytes, audioSeconds, characters })
       }
-      const headers: Record<string, string | number> = body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }
+      const headers: Record<string, string | number> = {
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }),
+        ...(this.apiKey === undefined ? {} : { Authorization: `Bearer ${this.apiKey}` })
+      }
       const req = request({ host: this.host, port: this.port, path: this.prefix + path, method, headers, agent: this.agent })
       const timer = setTimeout(() => req.destroy(new RequestTimeout()), this.timeoutMs)
       req.on('error', (error: NodeJS.ErrnoException) => finish(error.code ?? 'network'))

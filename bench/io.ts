@@ -18,3 +18,8 @@ export interface BenchIo {
 export function processIo (env: Env): BenchIo {
   return { env, stdout: process.stdout, stderr: process.stderr, stderrIsTTY: process.stderr.isTTY === true }
 }
+
+/** A progress line on stderr, when progress is shown. */
+export function note (io: BenchIo, enabled: boolean, message: string): void {
+  if (enabled) io.stderr.write(`${message}\n`)
+}

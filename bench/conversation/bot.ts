@@ -1,7 +1,9 @@
 // One bot in a conversation benchmark: it is told a reply token by token,
 // hands it to its transport as it arrives, plays the audio in order at real
-// time after a jitter buffer, waits until its listener has heard it all,
-// pauses and speaks again, until told to stop.
+// time after a jitter buffer, and waits until its listener has heard it all.
+// In the spread scenario (runBot) it then pauses and speaks again, until
+// told to stop; in the crowd scenario (crowd.ts) a conductor tells every bot
+// when to speak.
 
 import { setTimeout as sleep } from 'node:timers/promises'
 import { play } from './player.js'
@@ -10,24 +12,30 @@ import type { Speaker, SpeechTransport } from './transport.js'
 
 /** One reply as its listener heard it. */
 export interface ReplyResult {
-  /** From the first sentence's end in the token stream to its first audio. */
+  /** From when the text of its first audio was sent (the first sentence's
+   * end in the token stream; the reply's start for a whole reply) to that audio. */
   firstAudioMs: number
   underruns: number
   underrunMs: number
   audioMs: number
-  /** The bot's first reply: the bots start within the ramp (--ramp), so
-   * with a short one these arrive together and show the start burst, the
-   * rest the steady state. */
+  /** The bot's first reply: in the spread scenario the bots start within
+   * the ramp (--ramp), so with a short one these arrive together and show
+   * the start burst; in the crowd, the first line's replies. The rest are
+   * the steady state. */
   first: boolean
   /** Why the reply failed, if it did. */
   error?: string
 }
 
-export interface BotOptions {
+/** What one reply needs: who speaks, over what, and the listener's buffer. */
+export interface SpeakOptions {
   transport: SpeechTransport
   speaker: Speaker
   replies: ReplySource
   jitterMs: number
+}
+
+export interface BotOptions extends SpeakOptions {
   /** A pause of up to this long between replies (0: back to back). */
   maxPauseMs: number
   /** The first reply starts at a random time within this long. */
@@ -37,6 +45,7 @@ export interface BotOptions {
   onReply: (result: ReplyResult) => void
 }
 
+/** The spread scenario's bot: replies back to back (with pauses) from a random start within the ramp. */
 export async function runBot (options: BotOptions): Promise<void> {
   // Bots start spread over the ramp, not in lockstep.
   await sleep(options.replies.pause(options.rampMs))
@@ -48,14 +57,15 @@ export async function runBot (options: BotOptions): Promise<void> {
   }
 }
 
-async function speakReply (options: BotOptions, first: boolean): Promise<ReplyResult> {
+/** Speaks the bot's next reply; resolves once its listener has heard it all (or it failed). */
+export async function speakReply (options: SpeakOptions, first: boolean): Promise<ReplyResult> {
   const reply = options.replies.next()
   const start = performance.now()
   try {
     const pieces = await options.transport.speak(reply, start, options.speaker)
     const playback = play(pieces, options.jitterMs)
     if (playback === null) throw new Error('no audio')
-    const firstAudioMs = pieces[0].arrivedMs - (start + reply.sentences[0].endMs)
+    const firstAudioMs = pieces[0].arrivedMs - (start + options.transport.firstTextMs(reply))
     // The listener hears it all before the bot speaks again.
     await sleep(Math.max(0, playback.endMs - performance.now()))
     return {

@@ -7,11 +7,11 @@ import { SCHEDULER_MODES, type SchedulerMode } from '../../src/pool/schedule.js'
 import { CORES, integerSetting, numberSetting, parseFlags, pickSetting, type FlagSpecs, type FlagValues } from '../../src/shared/config-values.js'
 import { expectedMessage } from '../../src/validate.js'
 import { isValidVoiceName } from '../../src/voices/voice-name.js'
-import type { TalkSettings } from './level.js'
+import { SCENARIOS, type Scenario, type TalkSettings } from './level.js'
 import { TRANSPORTS, type TransportName } from './transport.js'
 
-/** What every level talks with (TalkSettings), and how the command runs. */
-export interface TalkConfig extends TalkSettings {
+/** What every level talks with (TalkSettings but the scenario), and how the command runs. */
+export interface TalkConfig extends Omit<TalkSettings, 'scenario'> {
   voiceDir: string
   schedulers: SchedulerMode[]
   quick: boolean
@@ -24,6 +24,8 @@ export interface ConversationConfig extends TalkConfig {
   levels: number[]
   /** Each on a fresh service per scheduler. */
   transports: TransportName[]
+  /** Each at every level, on each transport's service. */
+  scenarios: Scenario[]
   /** null: --no-ceiling. */
   ceiling: { seconds: number, repeats: number, workers: number } | null
 }
@@ -36,7 +38,7 @@ export interface FairnessConfig extends TalkConfig {
   rounds: number
 }
 
-const COMMON: FlagSpecs = {
+export const COMMON: FlagSpecs = {
   voices: { type: 'string' },
   voice: { type: 'string' },
   duration: { type: 'string' },
@@ -61,12 +63,12 @@ function raw (values: FlagValues, name: string): string | undefined {
   return pickSetting(values, name, {}, [])?.value
 }
 
-function integer (values: FlagValues, name: string, min: number, max: number, fallback: number): number {
+export function integer (values: FlagValues, name: string, min: number, max: number, fallback: number): number {
   return integerSetting(pickSetting(values, name, {}, []), min, max, fallback)
 }
 
 /** "20-50" or "30": a range of positive numbers. */
-function range (values: FlagValues, name: string, min: number, max: number, fallback: { min: number, max: number }): { min: number, max: number } {
+export function range (values: FlagValues, name: string, min: number, max: number, fallback: { min: number, max: number }): { min: number, max: number } {
   const value = raw(values, name)
   if (value === undefined) return fallback
   const match = /^(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/.exec(value)
@@ -85,7 +87,7 @@ function positiveIntegers (values: FlagValues, name: string, fallback: number[])
 }
 
 /** A comma-separated subset of `choices`, in the order given; all of them by default. */
-function subset<T extends string> (values: FlagValues, name: string, what: string, choices: readonly T[]): T[] {
+export function subset<T extends string> (values: FlagValues, name: string, what: string, choices: readonly T[]): T[] {
   const value = raw(values, name)
   if (value === undefined) return [...choices]
   const parts = value.split(',').map(part => part.trim())
@@ -101,17 +103,27 @@ function subset<T extends string> (values: FlagValues, name: string, what: strin
  * audio) and every level is near its steady state from the start. A start
  * burst (all bots within a second) is `--ramp 1`. The fairness benchmark
  * keeps one second: its quiet tenants' figures compare phases, not levels.
+ * The mixed load spreads its bots as the conversation benchmark does.
  */
-const DEFAULT_RAMP_SECONDS = { conversation: 12, fairness: 1 }
+const DEFAULT_RAMP_SECONDS = { conversation: 12, fairness: 1, mixed: 12 }
 
-function talkConfig (values: FlagValues, command: 'conversation' | 'fairness', quick: boolean): TalkConfig {
+/** --voices and --voice: the folder the in-process service serves, and the voice the bench speaks in. */
+export function voiceTarget (values: FlagValues): { voiceDir: string, voice: string } {
   const voiceDir = raw(values, 'voices')
   if (voiceDir === undefined || voiceDir === '') fail('a folder of Piper voices', '--voices', voiceDir)
   const voice = raw(values, 'voice')
   if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice)
+  return { voiceDir: resolve(voiceDir), voice }
+}
+
+/** --out, or a folder named for the command and the time under bench-results/. */
+export function outDir (values: FlagValues, command: string): string {
+  return resolve(raw(values, 'out') ?? `bench-results/${command}-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+}
+
+export function talkConfig (values: FlagValues, command: keyof typeof DEFAULT_RAMP_SECONDS, quick: boolean): TalkConfig {
   return {
-    voiceDir: resolve(voiceDir),
-    voice,
+    ...voiceTarget(values),
     durationMs: numberSetting(pickSetting(values, 'duration', {}, []), 1, 3600, quick ? 5 : 60) * 1000,
     jitterMs: integer(values, 'jitter', 0, 10_000, 200),
     maxPauseMs: numberSetting(pickSetting(values, 'pause', {}, []), 0, 60, 2) * 1000,
@@ -121,7 +133,7 @@ function talkConfig (values: FlagValues, command: 'conversation' | 'fairness', q
     schedulers: subset(values, 'schedulers', 'schedulers', SCHEDULER_MODES),
     seed: integer(values, 'seed', 0, 2 ** 31 - 1, 1),
     quick,
-    outDir: resolve(raw(values, 'out') ?? `bench-results/${command}-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+    outDir: outDir(values, command),
     progress: values.progress === true
   }
 }
@@ -131,6 +143,7 @@ export function parseConversationConfig (argv: readonly string[]): ConversationC
     ...COMMON,
     bots: { type: 'string' },
     transport: { type: 'string' },
+    scenarios: { type: 'string' },
     'ceiling-seconds': { type: 'string' },
     'ceiling-repeats': { type: 'string' },
     'no-ceiling': { type: 'boolean' }
@@ -141,6 +154,7 @@ export function parseConversationConfig (argv: readonly string[]): ConversationC
     ...talkConfig(values, 'conversation', quick),
     levels: positiveIntegers(values, 'bots', quick ? [1, 2] : [1, 2, 4, 6, 8, 12, 16]),
     transports: subset(values, 'transport', 'transports', TRANSPORTS),
+    scenarios: subset(values, 'scenarios', 'scenarios', SCENARIOS),
     ceiling: values['no-ceiling'] === true
       ? null
       : {

@@ -12,14 +12,14 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SchedulerMode } from '../../src/pool/schedule.js'
-import type { BenchIo } from '../io.js'
+import { note, type BenchIo } from '../io.js'
 import { machineInfo } from '../output.js'
 import type { MachineInfo } from '../results.js'
 import { startInProcess } from '../service.js'
 import { median } from '../stats.js'
 import { markdownTable, num } from '../table.js'
 import type { FairnessConfig } from './config.js'
-import { note, openTransport, warmUp } from './conversation.js'
+import { openTransport, warmUp } from './conversation.js'
 import { talk, type BotGroup, type GroupFigures } from './level.js'
 import { keyOf, writeTenantKeys } from './tenant-keys.js'
 import type { SpeechTransport } from './transport.js'
@@ -74,7 +74,8 @@ export async function runFairness (config: FairnessConfig, io: BenchIo): Promise
         const phases = r % 2 === 0 ? ['alone', 'shared'] as const : ['shared', 'alone'] as const
         for (const phase of phases) {
           note(io, progress, `  round ${r + 1}: ${phase === 'alone' ? `${config.quietTenants} quiet tenants alone` : `beside ${config.busyBots} bots of one tenant`}, ${config.durationMs / 1000} s`)
-          const figures = await talk(transport, phase === 'alone' ? [quiet] : [quiet, busy], config)
+          // Spread, as before the crowd scenario existed: its phases compare quiet tenants, not starts.
+          const figures = await talk(transport, phase === 'alone' ? [quiet] : [quiet, busy], { ...config, scenario: 'spread' })
           rounds.push({ scheduler, phase, quiet: figures.get('quiet') as GroupFigures, busy: figures.get('busy') ?? null })
         }
       }

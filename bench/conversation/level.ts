@@ -1,11 +1,22 @@
 // One load level of a conversation benchmark: bots in groups (an API key
-// per tenant, or all without keys) talk for a set time on one transport;
-// the figures of each group's replies as their listeners heard them.
+// per tenant, or all without keys) talk for a set time on one transport, in
+// one scenario; the figures of each group's replies as their listeners
+// heard them.
 
+import { Rng } from '../corpus.js'
 import { quantile } from '../stats.js'
-import { runBot, type ReplyResult } from './bot.js'
+import { runBot, speakReply, type ReplyResult, type SpeakOptions } from './bot.js'
+import { CROWD_SPREAD_MS, REAL_CLOCK, runCrowd } from './crowd.js'
 import { ReplySource } from './replies.js'
 import type { SpeechTransport } from './transport.js'
+
+/**
+ * How the bots' replies start: `crowd`, a group chat, every bot answering
+ * each line within 200 ms of the others (crowd.ts); `spread`, each bot on
+ * its own, back to back with pauses, first replies spread over the ramp.
+ */
+export const SCENARIOS = ['crowd', 'spread'] as const
+export type Scenario = typeof SCENARIOS[number]
 
 export interface BotGroup {
   /** The group's name in the report (its tenant's, in the fairness benchmark). */
@@ -16,11 +27,12 @@ export interface BotGroup {
 }
 
 export interface TalkSettings {
+  scenario: Scenario
   voice: string
   durationMs: number
   jitterMs: number
   maxPauseMs: number
-  /** Each bot's first reply starts at a random time within this long of the level's start. */
+  /** Spread: each bot's first reply starts at a random time within this long of the level's start. */
   rampMs: number
   seed: number
   sentences: { min: number, max: number }
@@ -76,24 +88,49 @@ export function summariseReplies (results: readonly ReplyResult[], bots: number,
   }
 }
 
+/** A bot of a level: its group, and what its replies need. */
+interface LevelBot {
+  group: string
+  speak: SpeakOptions
+}
+
+/** The bots talk in the settings' scenario until `stop`; each reply is handed to `onReply`. */
+async function runScenario (bots: readonly LevelBot[], settings: TalkSettings, stop: AbortSignal, onReply: (bot: LevelBot, result: ReplyResult) => void): Promise<void> {
+  if (settings.scenario === 'spread') {
+    await Promise.all(bots.map(async bot => await runBot({ ...bot.speak, maxPauseMs: settings.maxPauseMs, rampMs: settings.rampMs, stop, onReply: result => onReply(bot, result) })))
+    return
+  }
+  await runCrowd({
+    bots: bots.map(bot => async first => {
+      const result = await speakReply(bot.speak, first)
+      onReply(bot, result)
+      return result.error === undefined
+    }),
+    spreadMs: CROWD_SPREAD_MS,
+    maxPauseMs: settings.maxPauseMs,
+    rng: new Rng(settings.seed).fork(bots.length),
+    clock: REAL_CLOCK,
+    stop
+  })
+}
+
 /** Runs every group's bots at once for `durationMs`; replies under way at the end finish and count. */
 export async function talk (transport: SpeechTransport, groups: readonly BotGroup[], settings: TalkSettings): Promise<Map<string, GroupFigures>> {
   const stop = new AbortController()
   const results = new Map(groups.map(group => [group.name, [] as ReplyResult[]]))
-  const started = performance.now()
   let botIndex = 0
-  const bots = groups.flatMap(group => Array.from({ length: group.bots }, (_, i) => runBot({
-    transport,
-    speaker: { voice: settings.voice, apiKey: group.apiKey?.(i) },
-    replies: new ReplySource(settings.seed * 1000 + botIndex++, settings.sentences, settings.tokensPerSecond),
-    jitterMs: settings.jitterMs,
-    maxPauseMs: settings.maxPauseMs,
-    rampMs: settings.rampMs,
-    stop: stop.signal,
-    onReply: result => results.get(group.name)?.push(result)
+  const bots = groups.flatMap(group => Array.from({ length: group.bots }, (_, i): LevelBot => ({
+    group: group.name,
+    speak: {
+      transport,
+      speaker: { voice: settings.voice, apiKey: group.apiKey?.(i) },
+      replies: new ReplySource(settings.seed * 1000 + botIndex++, settings.sentences, settings.tokensPerSecond),
+      jitterMs: settings.jitterMs
+    }
   })))
+  const started = performance.now()
   const timer = setTimeout(() => stop.abort(), settings.durationMs)
-  await Promise.all(bots)
+  await runScenario(bots, settings, stop.signal, (bot, result) => results.get(bot.group)?.push(result))
   clearTimeout(timer)
   const wallMs = performance.now() - started
   return new Map(groups.map(group => [group.name, summariseReplies(results.get(group.name) ?? [], group.bots, wallMs)]))

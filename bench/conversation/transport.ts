@@ -7,11 +7,13 @@
 //   sent as soon as the sentence's end arrives in the token stream.
 // - websocket (websocket-transport.ts): ElevenLabs' stream-input, each token
 //   sent as it arrives; the service cuts the sentences.
+// - reply (reply-transport.ts): the whole reply as one POST /tts?stream=1,
+//   sent when the reply starts (the original stack's clients).
 
 import type { AudioPiece } from './player.js'
 import type { Reply } from './replies.js'
 
-export const TRANSPORTS = ['http', 'websocket'] as const
+export const TRANSPORTS = ['http', 'websocket', 'reply'] as const
 export type TransportName = typeof TRANSPORTS[number]
 
 /** Who speaks: the voice, and the API key of the bot's tenant when the service has keys. */
@@ -22,6 +24,9 @@ export interface Speaker {
 
 export interface SpeechTransport {
   readonly name: TransportName
+  /** When the text of the reply's first audio is sent, in ms after the
+   * reply started: where its first audio is measured from. */
+  firstTextMs: (reply: Reply) => number
   /** Speaks `reply` as its text arrives, its clock starting at `startMs`
    * (performance.now()); resolves with the reply's audio in play order once
    * the last piece has arrived, rejects with what the service answered. */

@@ -153,6 +153,7 @@ export function streamInputTransport (baseUrl: string, sampleRate: number, timeo
 
   return {
     name: 'websocket',
+    firstTextMs: reply => reply.sentences[0]?.endMs ?? 0,
     speak,
     close: () => {
       for (const ws of open) ws.terminate()

@@ -5,7 +5,8 @@
 
 import t from 'tap'
 import { parseConversationConfig, parseFairnessConfig } from '../../bench/conversation/config.js'
-import { capacityOf, pendingRequestsFor, steadyCapacityOf } from '../../bench/conversation/conversation.js'
+import { capacityFigures, capacityOf, halfCapacityLevel, steadyCapacityOf, type ConversationLevel } from '../../bench/conversation/capacity.js'
+import { pendingRequestsFor } from '../../bench/conversation/conversation.js'
 import { fairnessRatio, type FairnessRound } from '../../bench/conversation/fairness.js'
 import { summariseReplies, type GroupFigures } from '../../bench/conversation/level.js'
 import { play } from '../../bench/conversation/player.js'
@@ -109,6 +110,23 @@ t.test('steady capacity: underruns in each bot\'s first reply do not count', asy
   t.equal(steadyCapacityOf([{ bots: 2, laterReplies: 0, laterUnderrunReplies: 0, errors: 0 }]), 0, 'no reply after the first: nothing is known')
 })
 
+t.test('half capacity: the largest level at or below half of it; against the ceilings', async t => {
+  const levels = [1, 2, 4, 6, 8, 12, 16].map(bots => ({ bots }))
+  t.equal(halfCapacityLevel(levels, 12)?.bots, 6)
+  t.equal(halfCapacityLevel(levels, 8)?.bots, 4)
+  t.equal(halfCapacityLevel(levels, 6)?.bots, 2, 'half is 3: the level below it')
+  t.equal(halfCapacityLevel(levels, 1)?.bots, 1, 'a capacity of one bot: that level')
+  t.equal(halfCapacityLevel(levels, 0), undefined, 'no capacity, no half')
+  const level = (bots: number, underruns: number, p50: number, p95: number): ConversationLevel =>
+    ({ ...figures(bots, underruns), laterReplies: 4, firstAudioP50Ms: p50, firstAudioP95Ms: p95, scheduler: 'deadline', transport: 'reply', scenario: 'crowd' })
+  const ceiling = { audioSecondsPerSecond: 20, repeatResults: [20], secondsPerRepeat: 1, workers: 2, intraOpThreads: 1, voices: [], texts: 1, sentences: 1, audioSecondsPerText: 1 }
+  const measured = capacityFigures([level(2, 0, 100, 200), level(4, 0, 150, 400), level(8, 0, 300, 900), level(12, 3, 400, 2000)], ceiling, { ms: 200, sentences: 5, repeats: 1 })
+  t.same(measured, { bots: 8, atTopLevel: false, steadyBots: 12, ceilingRatio: 0.4, half: { bots: 4, firstAudioP50Ms: 150, firstAudioP95Ms: 400, p50Ratio: 0.75, p95Ratio: 2 } })
+  const bare = capacityFigures([level(2, 0, 100, 200)], null, null)
+  t.same([bare.bots, bare.atTopLevel, bare.ceilingRatio, bare.half?.p95Ratio], [2, true, null, null], 'without the ceilings, no ratios; the top level held: more may')
+  t.equal(capacityFigures([level(2, 1, 100, 200)], ceiling, null).half, null)
+})
+
 t.test('TTS_MAX_PENDING covers every bot\'s sentences in flight, never below the default', async t => {
   t.equal(pendingRequestsFor([1, 2, 4], 4), 64)
   t.equal(pendingRequestsFor([8, 30, 12], 4), 120)
@@ -149,7 +167,9 @@ t.test('flags: checked at the edge with the one message format', async t => {
   t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'x/../y']), { message: /^Expected a voice name like en_US-lessac-medium for --voice but received/ })
   t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--bots', '1,0']), { message: /^Expected bot counts like 1,2,4,8 \(1-1024\) for --bots but received "1,0"/ })
   t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--schedulers', 'lifo']), { message: /^Expected schedulers among deadline, fifo for --schedulers/ })
-  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--transport', 'http,grpc']), { message: /^Expected transports among http, websocket for --transport but received "http,grpc"/ })
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--transport', 'http,grpc']), { message: /^Expected transports among http, websocket, reply for --transport but received "http,grpc"/ })
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--scenarios', 'crowd,burst']), { message: /^Expected scenarios among crowd, spread for --scenarios but received "crowd,burst" \(string\)/ }, 'a clear ConfigError')
+  t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--scenarios', '']), { name: 'ConfigError', message: /for --scenarios but received ""/ })
   t.throws(() => parseFairnessConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--tokens-per-second', '50-20']), { message: /^Expected a number or a range like 20-50 within 1-1000 for --tokens-per-second but received "50-20"/ })
   const config = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--bots', '4,1,2', '--pause', '0', '--quick'])
   t.not(config, 'help')
@@ -159,9 +179,12 @@ t.test('flags: checked at the edge with the one message format', async t => {
   t.equal(config.durationMs, 5000, '--quick: short levels')
   t.equal(config.rampMs, 1000, '--quick: the bots start within a second')
   t.same(config.schedulers, ['deadline', 'fifo'], 'both schedulers by default, to compare')
-  t.same(config.transports, ['http', 'websocket'], 'both transports by default')
+  t.same(config.transports, ['http', 'websocket', 'reply'], 'every transport by default')
+  t.same(config.scenarios, ['crowd', 'spread'], 'both scenarios by default')
   const one = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--transport', 'websocket'])
-  if (one !== 'help') t.same([one.transports, one.rampMs], [['websocket'], 12_000], 'first replies spread over about one reply by default')
+  if (one !== 'help') t.same([one.transports, one.rampMs, one.scenarios], [['websocket'], 12_000, ['crowd', 'spread']], 'the spread scenario\'s first replies over about one reply by default')
+  const picked = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--transport', 'reply', '--scenarios', 'spread,crowd,spread'])
+  if (picked !== 'help') t.same([picked.transports, picked.scenarios], [['reply'], ['spread', 'crowd']], 'picked in the order given, once each')
   const burst = parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--ramp', '0.5'])
   if (burst !== 'help') t.equal(burst.rampMs, 500)
   t.throws(() => parseConversationConfig(['--voices', 'v', '--voice', 'en_US-a-medium', '--ramp', '-1']), { message: /for --ramp but received "-1"/ })
