@@ -23,6 +23,14 @@ constexpr int kReadAhead = 2;
 
 }  // namespace
 
+void ResetEspeakTextStateLocked() {
+  // Unread characters, the SSML and parameter stacks, say-as, sentence
+  // counting: the state espeak_Synth resets at the start of every text.
+  // The translator's memory of the word before (stress, expected verb or
+  // noun) is reset by TranslateClause at every clause.
+  InitText(0);
+}
+
 void ResetEspeakSourcePositionsLocked() { count_characters = 0; }
 
 std::vector<EspeakWordStart> ClauseWordStartsLocked() {

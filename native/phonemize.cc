@@ -97,6 +97,9 @@ PhonemizedText Phonemize(const std::string& text, const std::string& espeak_voic
   std::vector<PhonemizedWord> current_words;
   std::lock_guard<std::mutex> lock(EspeakMutex());
   SelectEspeakVoiceLocked(espeak_voice);
+  // Every text starts from the same state: its phonemes never depend on the
+  // text phonemized before it (on this thread or another).
+  ResetEspeakTextStateLocked();
   if (with_words) ResetEspeakSourcePositionsLocked();
   const void* cursor = text.c_str();
   while (cursor != nullptr) {
