@@ -4,7 +4,10 @@
 #include <espeak-ng/speak_lib.h>
 
 extern "C" {
+#include "third_party/espeak-ng/src/libespeak-ng/dictionary.h"
+#include "third_party/espeak-ng/src/libespeak-ng/phoneme.h"
 #include "third_party/espeak-ng/src/libespeak-ng/readclause.h"
+#include "third_party/espeak-ng/src/libespeak-ng/synthdata.h"
 #include "third_party/espeak-ng/src/libespeak-ng/synthesize.h"
 #include "third_party/espeak-ng/src/libespeak-ng/translate.h"
 }
@@ -44,6 +47,27 @@ std::vector<EspeakWordStart> ClauseWordStartsLocked() {
     words.push_back({clause_start_char + source - kReadAhead, static_cast<int>(entry.sourceix >> kSourceIndexBits)});
   }
   return words;
+}
+
+std::vector<EspeakPhonemeName> EspeakPhonemeNamesLocked() {
+  // A word in another language may have left its table selected.
+  SelectPhonemeTable(translator->phoneme_tab_ix);
+  std::vector<EspeakPhonemeName> names;
+  // Longer than any name WritePhMnemonic writes (four mnemonic characters,
+  // or an IPA string of a few code points).
+  char buffer[64];
+  for (int code = 0; code < n_phoneme_tab; ++code) {
+    PHONEME_TAB* phoneme = phoneme_tab[code];
+    // A language switch names its table through a phoneme list entry, which a table has not.
+    if (phoneme == nullptr || phoneme->mnemonic == 0 || phoneme->code == phonSWITCH) continue;
+    buffer[0] = '\0';
+    WritePhMnemonic(buffer, phoneme, nullptr, 0, nullptr);
+    std::string mnemonic(buffer);
+    buffer[0] = '\0';
+    WritePhMnemonic(buffer, phoneme, nullptr, 1, nullptr);
+    names.push_back({std::move(mnemonic), std::string(buffer)});
+  }
+  return names;
 }
 
 void SetEspeakPhonemeEventsLocked(bool on) {

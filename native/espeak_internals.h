@@ -10,6 +10,7 @@
 // source that the build verifies by checksum.
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace chorus {
@@ -39,6 +40,20 @@ void ResetEspeakSourcePositionsLocked();
 // included. Requires EspeakMutex(); call right after
 // espeak_TextToPhonemesWithTerminator, before any other espeak call.
 std::vector<EspeakWordStart> ClauseWordStartsLocked();
+
+// One phoneme of the selected voice's table: the mnemonic espeak-ng reads
+// inside [[ ]] with espeakPHONEMES (ASCII, "oU", "i:") and its IPA name as
+// espeak_TextToPhonemes writes it ("oʊ", "iː"; empty for pauses and
+// phonemes without a sound of their own).
+struct EspeakPhonemeName {
+  std::string mnemonic;
+  std::string ipa;
+};
+
+// Every phoneme of the selected voice's phoneme table (its language's,
+// with what that table inherits). Requires EspeakMutex() and a voice
+// selected (SelectEspeakVoiceLocked).
+std::vector<EspeakPhonemeName> EspeakPhonemeNamesLocked();
 
 // Turns espeak_Synth's phoneme events (with IPA names) on or off; they are
 // otherwise fixed by espeak_Initialize for the whole process.

@@ -141,4 +141,12 @@ PhonemizedText PhonemizeSentencesWithWords(const std::string& text, const std::s
   return Phonemize(text, espeak_voice, true);
 }
 
+std::vector<std::pair<std::string, std::string>> EspeakPhonemeNames(const std::string& espeak_voice) {
+  std::lock_guard<std::mutex> lock(EspeakMutex());
+  SelectEspeakVoiceLocked(espeak_voice);
+  std::vector<std::pair<std::string, std::string>> names;
+  for (auto& name : EspeakPhonemeNamesLocked()) names.emplace_back(std::move(name.mnemonic), std::move(name.ipa));
+  return names;
+}
+
 }  // namespace chorus
