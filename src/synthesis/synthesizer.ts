@@ -22,6 +22,8 @@ import { pronounce } from '../text/pronounce.js'
 import { plainText, scriptKey, type ScriptPart, type ScriptStyle } from '../text/script.js'
 import { looksLikeSsml } from '../text/ssml/ssml.js'
 import type { LexiconSource } from './lexicon-source.js'
+import { checkLexiconPhonemes } from './lexicon-check.js'
+import type { Lexicon } from '../text/lexicon/lexicon.js'
 import { planScript, type ScriptStep } from './script/plan.js'
 import { runScript } from './script/run-script.js'
 import type { TimedPiece } from './timing.js'
@@ -153,6 +155,13 @@ export class Synthesizer {
 
   resolveVoice (requested: string | undefined): ResolvedVoice {
     return resolveVoice(this.registry, requested ?? this.defaultVoice().effective)
+  }
+
+  /** Checks a lexicon's phonemes at its install: against `voice` alone for
+   * a voice's own lexicon, else against every voice of its language. */
+  checkLexicon (lexicon: Lexicon, voice?: string): void {
+    const voices = voice === undefined ? this.voiceNames().map(name => this.resolveVoice(name)) : [this.resolveVoice(voice)]
+    checkLexiconPhonemes(lexicon, voices, this.runtime.binding)
   }
 
   /** The settings a request with no overrides gets from this voice. */

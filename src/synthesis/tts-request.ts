@@ -12,7 +12,7 @@ import type { LexiconLocator } from './lexicon-source.js'
 
 /** Lexicons one request may name (ElevenLabs allows three locators). */
 export const MAX_NAMED_LEXICONS = 3
-const LEXICON_ID = '^[A-Za-z0-9._-]{1,64}$'
+const LEXICON_ID = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
 const ID_SCHEMA = { type: 'string', pattern: LEXICON_ID } as const
 
 /** The request fields that name lexicons: Chorus's own, and ElevenLabs'. */

@@ -12,6 +12,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import WebSocket from 'ws'
 import { readProbeOutput } from '../../scripts/lib/probe-model.js'
 import { initRuntime, parseVoiceConfig, sentencePhonemes, toCodepoints, type VoiceConfig } from '../../src/engine/index.js'
 import { WAV_HEADER_BYTES } from '../../src/engine/wav.js'
@@ -46,11 +47,17 @@ t.teardown(async () => {
 
 interface ProbeSentence { ids: number[], lengthScale: number, speakerId?: number }
 
-/** The sentences a probe voice spoke, each from its marker (the peak) to the next. */
+/** The sentences a probe voice spoke, each from its marker (the peak) to
+ * the next, less the silence of a break after it (the probe's own last
+ * samples, its scales, are not zero at the default settings). */
 function probeSentences (wav: Buffer, speakerInput = false): ProbeSentence[] {
   const pcm = new Int16Array(wav.buffer.slice(wav.byteOffset + WAV_HEADER_BYTES, wav.byteOffset + wav.length))
   const starts = [...pcm.keys()].filter(i => pcm[i] === 32767)
-  return starts.map((s, k) => readProbeOutput(Array.from(pcm.subarray(s, starts[k + 1] ?? pcm.length), v => v / 32767), speakerInput))
+  return starts.map((s, k) => {
+    let end = starts[k + 1] ?? pcm.length
+    while (end > s && pcm[end - 1] === 0) end--
+    return readProbeOutput(Array.from(pcm.subarray(s, end), v => v / 32767), speakerInput)
+  })
 }
 
 async function spoken (body: Record<string, unknown>, path = '/tts'): Promise<ProbeSentence[]> {
@@ -117,12 +124,39 @@ t.test('SSML on the probe voice: the ids of what each element stands for', async
   t.match(reply.json.error, /^Voice model not found: nobody/)
 })
 
-t.test('a plain text that looks like SSML only when asked: "ssml": true, or starting with <speak>', async t => {
+t.test('SSML only when asked: "ssml": true, or a text starting with <speak>', async t => {
   t.same((await spoken({ text: '<speak>One</speak>' })).map(s => s.ids), plainIds('One'))
   const refused = await postTts(service.url, { voice: PROBE, text: 'One <b>two</b>', ssml: true })
   t.equal(refused.status, 400)
-  t.match(refused.json.error, /^Expected well-formed SSML for text but received text data outside of root node at line 1, column 5$/)
+  t.equal(refused.json.error, 'Expected one of the elements speak, p, s, break, prosody, sub, phoneme, say-as, lang, voice for an SSML element but received <b> at line 1, column 5', 'a text without <speak> is read as its content')
   t.same((await spoken({ text: 'Plain text.', ssml: false })).map(s => s.ids), plainIds('Plain text.'))
+})
+
+t.test('the WebSocket: [[ ]] in any text, SSML with enable_ssml_parsing, pieces never cut inside them', async t => {
+  const ws = new WebSocket(`${service.url.replace('http', 'ws')}/v1/text-to-speech/${PROBE}/stream-input?output_format=pcm_22050&enable_ssml_parsing=true&auto_mode=true`)
+  const replies: Array<Record<string, any>> = []
+  ws.on('message', data => replies.push(JSON.parse(String(data))))
+  const closed = new Promise<void>(resolve => ws.once('close', () => resolve()))
+  await new Promise(resolve => ws.once('open', resolve))
+  // Cut as a token stream would cut it: inside the block, inside a tag, inside <sub>.
+  for (const text of [' ', 'Hello [[ bˈæt', 'mæn ]] world. <br', 'eak time="200ms"/> I saw <sub alias="Doctor Who">Dr. ', 'Who</sub>. ', '']) ws.send(JSON.stringify({ text }))
+  await closed
+  t.same(replies.filter(r => r.error !== undefined), [], 'no piece was refused')
+  const pcm = Buffer.concat(replies.filter(r => typeof r.audio === 'string').map(r => Buffer.from(r.audio, 'base64')))
+  const samples = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length))
+  const wav = Buffer.concat([Buffer.alloc(WAV_HEADER_BYTES), pcm])
+  const [after] = binding.phonemize(' world.', 'en-us')
+  const heard = probeSentences(wav).map(s => JSON.stringify(s.ids))
+  // auto_mode cuts at once where it may: "Hello" before the block, the block with the rest of its sentence.
+  t.ok(heard.includes(JSON.stringify(idsOf(`bˈætmæn ${after}`))), '[[ ]] cut across two messages, spoken whole')
+  t.equal(heard.at(-1), JSON.stringify(plainIds('Doctor Who.')[0]), '<sub> cut across two messages (inside it, after "Dr. "), spoken whole')
+  let longest = 0
+  let run = 0
+  for (const sample of samples) {
+    run = sample === 0 ? run + 1 : 0
+    longest = Math.max(longest, run)
+  }
+  t.ok(longest >= Math.floor(22050 * 0.2), `the break's silence is there (${longest} samples of zero in a row)`)
 })
 
 interface Heard { timing: TimingChunk[], samples: number, late: number }

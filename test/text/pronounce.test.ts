@@ -65,6 +65,11 @@ t.test('SSML: each element of the subset, mapped to the text as sent', async t =
   t.same(styles[6], { rate: 1, voice: 'other' }, '<voice>')
 })
 
+t.test('SSML without <speak> (a WebSocket piece, "ssml": true): read as its content, offsets those of the text as sent', async t => {
+  const text = 'Hi <break time="1s"/> <sub alias="Doctor">Dr.</sub> Who'
+  t.same(shown(text, pronounce(text, SSML)), [['text', 'Hi ', 'Hi '], ['break', 1, ''], ['text', ' Doctor Who', ' <sub alias="Doctor">Dr.</sub> Who']])
+})
+
 t.test('say-as: each kind', async t => {
   const cases: Array<[string, string, string, string?]> = [
     ['characters', 'NPC', 'N P C'], ['spell-out', 'ab', 'a b'], ['cardinal', '1,234', '1234'], ['number', '-3.5', '-3.5'],
@@ -94,7 +99,8 @@ t.test('bad SSML: 400 with the line, the column and what was expected, before an
     ['<speak><sub>x</sub></speak>', /^Expected an alias attribute/],
     ['<speak><sub alias="a"><break/></sub></speak>', /^Expected text only for <sub>/],
     ['<speak><voice gender="female">x</voice></speak>', /^Expected only name for <voice> but received the attribute gender/],
-    ['<p>x</p>', /^Expected a <speak> root element/],
+    ['<speak/><x/>', /documents may contain only one root at line 1, column 11$/],
+    ['Hi <b>x</b>', /^Expected one of the elements .* but received <b> at line 1, column 4$/],
     ['<speak><![CDATA[x]]></speak>', /CDATA/]
   ]
   for (const [ssml, message] of refused) {

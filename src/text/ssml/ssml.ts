@@ -12,7 +12,7 @@
 // answer is never half-spoken. White space runs in text are one space, as
 // XML readers of SSML take them.
 
-import { SsmlError, placeText } from '../errors.js'
+import { SsmlError, placeText, type MarkupPlace } from '../errors.js'
 import type { SpokenText } from '../normalize/index.js'
 import { isEnglish } from '../normalize/index.js'
 import type { Edit } from '../normalize/offsets.js'
@@ -31,21 +31,55 @@ export interface SsmlOptions {
   language: string
 }
 
+const ROOT_OPEN = '<speak>'
+const ROOT_CLOSE = '</speak>'
+
 /** Whether a request's text is SSML by its look: it starts with `<speak`. */
 export function looksLikeSsml (text: string): boolean {
   return /^\s*(?:<\?xml[^>]*\?>\s*)?<speak[\s>/]/.test(text)
 }
 
-/** The script an SSML document asks for. */
-export function parseSsml (source: string, options: SsmlOptions): ScriptPart[] {
-  let root: XmlElement
+/** A place in the document as written, from one in the document with the
+ * opening root tag added before it (on its first line). */
+function unwrapPlace (place: MarkupPlace): MarkupPlace {
+  return place.line === 1 ? { line: 1, column: Math.max(1, place.column - ROOT_OPEN.length) } : place
+}
+
+/** The tree of a fragment read inside `<speak>…</speak>`, its places and ranges those of the fragment as sent. */
+function unwrap (element: XmlElement, length: number): void {
+  const at = (index: number): number => Math.min(length, Math.max(0, index - ROOT_OPEN.length))
+  element.place = unwrapPlace(element.place)
+  element.start = at(element.start)
+  element.end = at(element.end)
+  element.children = element.children.map(child => {
+    if (child.kind === 'element') {
+      unwrap(child, length)
+      return child
+    }
+    const inner = child.spoken
+    return { ...child, place: unwrapPlace(child.place), spoken: { text: inner.text, toOriginal: (a, b) => { const [x, y] = inner.toOriginal(a, b); return [at(x), at(y)] } } }
+  })
+}
+
+function readDocument (source: string, fragment: boolean): XmlElement {
   try {
-    root = parseXml(source)
+    if (!fragment) return parseXml(source)
+    const root = parseXml(ROOT_OPEN + source + ROOT_CLOSE)
+    unwrap(root, source.length)
+    return root
   } catch (error) {
     if (!(error instanceof XmlSyntaxError)) throw error
-    throw new SsmlError(`Expected well-formed SSML for text but received ${error.reason} at ${placeText(error.place)}`,
-      { details: { line: error.place.line, column: error.place.column, expected: 'well-formed XML' } })
+    const place = fragment ? unwrapPlace(error.place) : error.place
+    throw new SsmlError(`Expected well-formed SSML for text but received ${error.reason} at ${placeText(place)}`,
+      { details: { line: place.line, column: place.column, expected: 'well-formed XML' } })
   }
+}
+
+/** The script an SSML document asks for. A text that does not start with
+ * `<speak>` is read as the content of one (a fragment, as the WebSocket's
+ * pieces are), its offsets and places still those of the text as sent. */
+export function parseSsml (source: string, options: SsmlOptions): ScriptPart[] {
+  const root = readDocument(source, !looksLikeSsml(source))
   if (root.name !== 'speak') refuseSsml('a <speak> root element', 'text', `<${root.name}>`, root.place)
   onlyAttributes(root, ['version', 'xml:lang', 'xml:base'])
   const walker = new Walker(options)
