@@ -39,6 +39,9 @@ export class XmlSyntaxError extends Error {
   }
 }
 
+/** Elements nested deeper than this are refused: readers walk the tree recursively. */
+export const MAX_XML_DEPTH = 64
+
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: '\'' }
 const REFERENCE = /&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g
 
@@ -97,6 +100,7 @@ export function parseXml (source: string): XmlElement {
   parser.on('error', error => { fault ??= new XmlSyntaxError(here(), error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '')) })
   parser.on('opentagstart', tag => {
     // saxes has read `<`, the name and one character more.
+    if (stack.length >= MAX_XML_DEPTH) refuse(`elements nested more than ${MAX_XML_DEPTH} deep`)
     const start = parser.position - tag.name.length - 2
     const element: XmlElement = { kind: 'element', name: tag.name, attributes: {}, children: [], place: placeOf(start), start, end: start }
     stack.at(-1)?.children.push(element)

@@ -142,3 +142,13 @@ t.test('lexicons: refusals name the entry, its line and column', async t => {
   t.throws(() => parseJsonLexicon({ Xyrith: 5 }), { message: 'Expected "/ipa/" or a respelling (a string) for entry "Xyrith" but received 5 (number)' })
   t.throws(() => parseJsonLexicon({ '!!': 'x' }), { message: /^Expected a word with a letter or digit/ })
 })
+
+t.test('bounded by the input: nesting depth, respellings\' growth', async t => {
+  const deep = '<speak>' + '<s>'.repeat(1000) + 'x' + '</s>'.repeat(1000) + '</speak>'
+  t.throws(() => pronounce(deep, SSML), { code: 'ERR_INVALID_SSML', message: /elements nested more than 64 deep at line 1, column 199$/ })
+  const shallow = '<speak>' + '<s>'.repeat(60) + 'x' + '</s>'.repeat(60) + '</speak>'
+  t.equal(pronounce(shallow, SSML).filter(p => p.kind === 'text').length, 1, '60 deep is read')
+  const long = new LexiconMatcher([parseJsonLexicon({ a: 'a'.repeat(200) })])
+  t.throws(() => pronounce('a '.repeat(50), { ...PLAIN, lexicon: () => long }), { code: 'ERR_INVALID_LEXICON', message: /^Expected lexicon respellings that make the text at most 10 times longer but received 10050 characters from 100$/ })
+  t.doesNotThrow(() => pronounce('a', { ...PLAIN, lexicon: () => long }), 'one long respelling of a short text is fine')
+})

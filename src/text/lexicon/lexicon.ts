@@ -30,7 +30,9 @@ export const LEXICON_LIMITS = Object.freeze({
   entries: 10_000,
   /** Characters of one grapheme, and of one alias or phoneme string. */
   graphemeLength: 100,
-  pronunciationLength: 200
+  pronunciationLength: 200,
+  /** How many times longer respellings may make a text (and 200 characters more). */
+  growth: 10
 })
 
 /** White space runs as one space, none at the ends. */
