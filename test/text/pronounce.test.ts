@@ -4,7 +4,10 @@
 // lexicons (PLS and JSON) matched by whole word, PLS case rules and across
 // white space.
 
+import fc from 'fast-check'
 import t from 'tap'
+import { isChorusError } from '../../src/errors.js'
+import { fuzzParameters } from '../helpers/fuzz.js'
 import { pronounce, type PronounceOptions } from '../../src/text/pronounce.js'
 import type { ScriptPart } from '../../src/text/script.js'
 import { LexiconMatcher } from '../../src/text/lexicon/matcher.js'
@@ -151,4 +154,27 @@ t.test('bounded by the input: nesting depth, respellings\' growth', async t => {
   const long = new LexiconMatcher([parseJsonLexicon({ a: 'a'.repeat(200) })])
   t.throws(() => pronounce('a '.repeat(50), { ...PLAIN, lexicon: () => long }), { code: 'ERR_INVALID_LEXICON', message: /^Expected lexicon respellings that make the text at most 10 times longer but received 10050 characters from 100$/ })
   t.doesNotThrow(() => pronounce('a', { ...PLAIN, lexicon: () => long }), 'one long respelling of a short text is fine')
+})
+
+t.test('any text, as SSML or plain: parts that map into the text, or a typed 400 (property-based)', async t => {
+  const pieces = ['<speak>', '</speak>', '<s>', '</s>', '<p>', '</p>', '<break time="300ms"/>', '<break strength="weak"/>', '<prosody rate="slow">', '</prosody>',
+    '<sub alias="x">', '</sub>', '<phoneme ph="ə">', '</phoneme>', '<say-as interpret-as="date">', '<say-as interpret-as="digits">', '</say-as>',
+    '<lang xml:lang="de">', '</lang>', '<voice name="v">', '</voice>', '[[ ', ' ]]', '\\[[', '&amp;', '&bogus;', '<!-- c -->', '<', '>', '2024-03-15', '12', ' ', 'word', 'Xyrith', '\n']
+  const text = fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.constantFrom(...pieces), { maxLength: 25 }).map(p => p.join('')))
+  const matcher = new LexiconMatcher([parseJsonLexicon({ Xyrith: '/zˈɪɹɪθ/', word: 'a b' })])
+  fc.assert(fc.property(text, fc.boolean(), (source, ssml) => {
+    try {
+      const parts = pronounce(source, { ...PLAIN, ssml, normalize: true, lexicon: () => matcher })
+      return parts.every(p => {
+        if (p.kind === 'phonemes') return p.start >= 0 && p.end <= source.length && p.start <= p.end
+        if (p.kind !== 'text') return true
+        const [a, b] = p.spoken.toOriginal(0, p.spoken.text.length)
+        return a >= 0 && b <= source.length && a <= b
+      })
+    } catch (error) {
+      if (isChorusError(error) && error.status === 400) return true
+      throw error
+    }
+  }), fuzzParameters(500))
+  t.pass('500 texts')
 })
