@@ -61,10 +61,15 @@ export class LexiconStore implements LexiconSource {
 
   constructor (readonly dir: string, private readonly folder: FolderLexicons | undefined, private readonly log: Logger) {}
 
-  /** Reads what is on disk; a lexicon that cannot be read is logged and left out. */
+  /** Reads what is on disk (nothing when the folder is not there yet); a
+   * lexicon that cannot be read is logged and left out. */
   async load (): Promise<void> {
-    await mkdir(this.dir, { recursive: true })
-    for (const id of await readdir(this.dir)) {
+    // Made by the first upload, not before: the voice folder holds nothing else of Chorus's.
+    const ids = await readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return []
+      throw error
+    })
+    for (const id of ids) {
       if (!LEXICON_ID.test(id)) continue
       try {
         const meta = JSON.parse(await readFile(join(this.dir, id, 'meta.json'), 'utf8')) as StoredLexicon
