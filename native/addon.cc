@@ -47,6 +47,7 @@ Napi::Object Register(Napi::Env env, Napi::Object exports) {
   exports.Set("initEspeak", Napi::Function::New<InitEspeak>(env, "initEspeak"));
   exports.Set("phonemize", Napi::Function::New<Phonemize>(env, "phonemize"));
   exports.Set("phonemizeAsync", Napi::Function::New<PhonemizeAsync>(env, "phonemizeAsync"));
+  exports.Set("espeakPhonemeNames", Napi::Function::New<EspeakPhonemeNamesBinding>(env, "espeakPhonemeNames"));
   exports.Set("espeakSynthesize", Napi::Function::New<EspeakSynthesize>(env, "espeakSynthesize"));
   exports.Set("loadVoice", Napi::Function::New<VoiceWrap::Load>(env, "loadVoice"));
   exports.Set("findVoice", Napi::Function::New<VoiceWrap::Find>(env, "findVoice"));

@@ -63,7 +63,7 @@ class PhonemeEventsScope {
 }  // namespace
 
 EspeakSpeech EspeakSynthesize(const std::string& text, const std::string& voice, int rate_wpm,
-                              CancelState* cancel, bool with_events) {
+                              CancelState* cancel, bool with_events, bool phoneme_input) {
   EspeakSpeech speech;
   SynthTarget target{&speech, cancel, with_events};
   std::lock_guard<std::mutex> lock(EspeakMutex());
@@ -71,8 +71,8 @@ EspeakSpeech EspeakSynthesize(const std::string& text, const std::string& voice,
   PhonemeEventsScope phoneme_events(with_events);
   espeak_SetSynthCallback(CollectSamples);
   espeak_SetParameter(espeakRATE, rate_wpm, 0);
-  espeak_ERROR status = espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, espeakCHARS_AUTO,
-                                     nullptr, &target);
+  unsigned int flags = espeakCHARS_AUTO | (phoneme_input ? espeakPHONEMES : 0);
+  espeak_ERROR status = espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, flags, nullptr, &target);
   if (cancel != nullptr && cancel->IsCancelled()) throw NativeError(kErrCancelled, "Synthesis was cancelled");
   if (status != EE_OK) throw NativeError(kErrEspeak, "espeak-ng synthesis failed (status " + std::to_string(status) + ")");
   return speech;

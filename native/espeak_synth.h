@@ -35,10 +35,11 @@ struct EspeakSpeech {
 
 // Speaks `text` with espeak voice `voice` at `rate_wpm` words per minute and
 // returns 16-bit samples at espeak's sample rate, with espeak-ng's word and
-// phoneme events when `with_events`. Stops early, throwing
-// NativeError(kErrCancelled), once `cancel` is cancelled.
+// phoneme events when `with_events`. With `phoneme_input`, text inside [[ ]]
+// is espeak-ng's own phoneme mnemonics (espeakPHONEMES). Stops early,
+// throwing NativeError(kErrCancelled), once `cancel` is cancelled.
 // Thread safety: any thread; holds EspeakMutex() for the whole text.
 EspeakSpeech EspeakSynthesize(const std::string& text, const std::string& voice, int rate_wpm,
-                              CancelState* cancel, bool with_events);
+                              CancelState* cancel, bool with_events, bool phoneme_input = false);
 
 }  // namespace chorus

@@ -97,6 +97,9 @@ PhonemizedText Phonemize(const std::string& text, const std::string& espeak_voic
   std::vector<PhonemizedWord> current_words;
   std::lock_guard<std::mutex> lock(EspeakMutex());
   SelectEspeakVoiceLocked(espeak_voice);
+  // Every text starts from the same state: its phonemes never depend on the
+  // text phonemized before it (on this thread or another).
+  ResetEspeakTextStateLocked();
   if (with_words) ResetEspeakSourcePositionsLocked();
   const void* cursor = text.c_str();
   while (cursor != nullptr) {
@@ -136,6 +139,14 @@ std::vector<std::string> PhonemizeSentences(const std::string& text, const std::
 
 PhonemizedText PhonemizeSentencesWithWords(const std::string& text, const std::string& espeak_voice) {
   return Phonemize(text, espeak_voice, true);
+}
+
+std::vector<std::pair<std::string, std::string>> EspeakPhonemeNames(const std::string& espeak_voice) {
+  std::lock_guard<std::mutex> lock(EspeakMutex());
+  SelectEspeakVoiceLocked(espeak_voice);
+  std::vector<std::pair<std::string, std::string>> names;
+  for (auto& name : EspeakPhonemeNamesLocked()) names.emplace_back(std::move(name.mnemonic), std::move(name.ipa));
+  return names;
 }
 
 }  // namespace chorus

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace chorus {
@@ -36,5 +37,10 @@ std::vector<std::string> PhonemizeSentences(const std::string& text, const std::
 // words with their source positions.
 // Thread safety: as PhonemizeSentences.
 PhonemizedText PhonemizeSentencesWithWords(const std::string& text, const std::string& espeak_voice);
+
+// The phonemes of espeak voice `espeak_voice`'s table, each as the mnemonic
+// espeak_Synth reads inside [[ ]] and its IPA name (espeak_internals.h).
+// Thread safety: any thread; holds EspeakMutex() while it reads the table.
+std::vector<std::pair<std::string, std::string>> EspeakPhonemeNames(const std::string& espeak_voice);
 
 }  // namespace chorus

@@ -106,6 +106,22 @@ Napi::Value PhonemizeAsync(const Napi::CallbackInfo& info) {
   });
 }
 
+Napi::Value EspeakPhonemeNamesBinding(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return Guarded(env, [&]() -> Napi::Value {
+    if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "espeakPhonemeNames(espeakVoice: string)");
+    auto names = EspeakPhonemeNames(info[0].As<Napi::String>().Utf8Value());
+    Napi::Array result = Napi::Array::New(env, names.size());
+    for (uint32_t i = 0; i < names.size(); ++i) {
+      Napi::Array pair = Napi::Array::New(env, 2);
+      pair.Set(0u, Napi::String::New(env, names[i].first));
+      pair.Set(1u, Napi::String::New(env, names[i].second));
+      result.Set(i, pair);
+    }
+    return result;
+  });
+}
+
 Napi::Function PhonemeIdMapWrap::Define(Napi::Env env) {
   return DefineClass(env, "PhonemeIdMap", {InstanceMethod<&PhonemeIdMapWrap::ToIds>("toIds")});
 }

@@ -9,6 +9,9 @@
 //   phonemizeAsync(text, espeakVoice, withWords?) -> Promise of either: the
 //     same on the libuv thread pool, so a JS thread never waits for the
 //     espeak mutex (which the built-in voice holds while it speaks).
+//   espeakPhonemeNames(espeakVoice) -> Array<[mnemonic, ipa]>: the voice's
+//     phoneme table, to write IPA as espeak-ng's own phoneme mnemonics.
+//     Synchronous, under the espeak mutex; a voice's table does not change.
 //   new PhonemeIdMap({phoneme: number[]}) and map.toIds(Uint32Array of
 //     codepoints) -> {ids: BigInt64Array, missing: number}. Immutable after
 //     construction; synchronous, on the calling thread.
@@ -24,6 +27,7 @@ namespace chorus {
 
 Napi::Value Phonemize(const Napi::CallbackInfo& info);
 Napi::Value PhonemizeAsync(const Napi::CallbackInfo& info);
+Napi::Value EspeakPhonemeNamesBinding(const Napi::CallbackInfo& info);
 
 class PhonemeIdMapWrap : public Napi::ObjectWrap<PhonemeIdMapWrap> {
  public:

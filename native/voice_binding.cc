@@ -229,12 +229,12 @@ class DecodeWorker : public CancellableWorker {
 class EspeakSynthWorker : public CancellableWorker {
  public:
   EspeakSynthWorker(Napi::Env env, std::string text, std::string voice, int rate, std::shared_ptr<CancelState> cancel,
-                    bool with_events)
+                    bool with_events, bool phoneme_input)
       : CancellableWorker(env, "chorus:espeakSynthesize", std::move(cancel)),
-        text_(std::move(text)), voice_(std::move(voice)), rate_(rate), with_events_(with_events) {}
+        text_(std::move(text)), voice_(std::move(voice)), rate_(rate), with_events_(with_events), phoneme_input_(phoneme_input) {}
 
  protected:
-  void Run() override { speech_ = EspeakSynthesize(text_, voice_, rate_, cancel_.get(), with_events_); }
+  void Run() override { speech_ = EspeakSynthesize(text_, voice_, rate_, cancel_.get(), with_events_, phoneme_input_); }
   Napi::Value Result(Napi::Env env) override {
     const auto& samples = speech_.samples;
     Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(env, samples.size() * sizeof(int16_t));
@@ -274,6 +274,7 @@ class EspeakSynthWorker : public CancellableWorker {
   std::string voice_;
   int rate_;
   bool with_events_;
+  bool phoneme_input_;
   EspeakSpeech speech_;
 };
 
@@ -327,11 +328,12 @@ Napi::Value EspeakSynthesize(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return Guarded(env, [&]() -> Napi::Value {
     if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsNumber()) {
-      throw Napi::TypeError::New(env, "espeakSynthesize(text: string, voice: string, rateWpm: number, token?, withEvents?: boolean)");
+      throw Napi::TypeError::New(env, "espeakSynthesize(text: string, voice: string, rateWpm: number, token?, withEvents?: boolean, phonemeInput?: boolean)");
     }
     bool with_events = info.Length() > 4 && info[4].IsBoolean() && info[4].As<Napi::Boolean>().Value();
+    bool phoneme_input = info.Length() > 5 && info[5].IsBoolean() && info[5].As<Napi::Boolean>().Value();
     auto* worker = new EspeakSynthWorker(env, info[0].As<Napi::String>().Utf8Value(), info[1].As<Napi::String>().Utf8Value(),
-                                         info[2].As<Napi::Number>().Int32Value(), CancelStateArgument(info, 3), with_events);
+                                         info[2].As<Napi::Number>().Int32Value(), CancelStateArgument(info, 3), with_events, phoneme_input);
     Napi::Promise promise = worker->Promise();
     worker->Queue();
     return promise;

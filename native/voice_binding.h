@@ -26,7 +26,8 @@
 //     other espeak call by the espeak mutex. With a fifth argument true:
 //     Promise<{samples, words: Int32Array (sample, text start in code
 //     points, espeak-ng's length) a word, phonemes: {names, samples}}>,
-//     from espeak-ng's word and phoneme events.
+//     from espeak-ng's word and phoneme events. A sixth argument true: text
+//     inside [[ ]] is espeak-ng's phoneme mnemonics (espeakPhonemeNames).
 //   releaseMemory() -> Promise<void>: returns freed memory to the operating
 //     system: ONNX Runtime's arena's unused regions (once ORT is loaded),
 //     then glibc's.

@@ -26,7 +26,8 @@ import { assertVoiceName } from '../voices/voice-name.js'
 
 export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
          [--noise-scale X] [--noise-w X] [--sentence-silence S] [--normalize]
-         [--voice-dir DIR] [--timestamps FILE.json] -o FILE.wav|.mp3|.opus|.aac|.flac|.pcm
+         [--ssml] [--lexicon ID]... [--voice-dir DIR] [--timestamps FILE.json]
+         -o FILE.wav|.mp3|.opus|.aac|.flac|.pcm
 
 Speaks TEXT into an audio file, in this process (no server needed); the
 file's extension picks the format (WAV for any other; .aac needs FFmpeg's
@@ -43,6 +44,11 @@ libavcodec59, or CHORUS_AVCODEC_LIBRARY).
   --normalize          read TEXT as language models write it: markdown, emoji,
                        URLs, money, units, dates and times, abbreviations
                        (English voices; docs/normalizer.md); default: as written
+  --ssml               read TEXT as SSML (docs/pronunciation.md); a TEXT that
+                       starts with <speak> is SSML anyway. [[ IPA ]] in any TEXT
+                       is spoken as those phonemes
+  --lexicon ID         apply an installed lexicon (TTS_LEXICON_DIR), up to 3;
+                       the voice folder's lexicon files apply without it
   -o, --output FILE    the file to write
   --timestamps FILE    also write the word, phoneme and viseme timing as JSON
                        (docs/timing.md; Piper voices that give durations)
@@ -57,6 +63,8 @@ const OPTIONS = {
   'noise-w': { type: 'string' },
   'sentence-silence': { type: 'string' },
   normalize: { type: 'boolean' },
+  ssml: { type: 'boolean' },
+  lexicon: { type: 'string', multiple: true },
   output: { type: 'string', short: 'o' },
   timestamps: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
@@ -143,7 +151,9 @@ export async function say (argv: string[], env: Env): Promise<number> {
     noise_scale: settingFlag(values, 'noise-scale', LIMITS.noiseScale),
     noise_w: settingFlag(values, 'noise-w', LIMITS.noiseW),
     sentence_silence: settingFlag(values, 'sentence-silence', LIMITS.sentenceSilence),
-    normalize: values.normalize === true
+    normalize: values.normalize === true,
+    ssml: values.ssml === true,
+    ...(values.lexicon !== undefined ? { lexicons: values.lexicon } : {})
   }, config.maxTextLength)
   const timingPath = stringSetting(pickSetting(values, 'timestamps', {}, []), undefined)
   const output = await openOutput(outputPath)

@@ -133,7 +133,10 @@ export interface NativeBinding {
   phonemizeAsync (text: string, espeakVoice: string): Promise<string[]>
   phonemizeAsync (text: string, espeakVoice: string, withWords: true): Promise<NativePhonemizedText>
   espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token?: NativeCancelToken): Promise<Int16Array>
-  espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token: NativeCancelToken | undefined, withEvents: true): Promise<NativeEspeakSpeech>
+  espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token: NativeCancelToken | undefined, withEvents: true, phonemeInput?: boolean): Promise<NativeEspeakSpeech>
+  espeakSynthesize (text: string, espeakVoice: string, rateWpm: number, token: NativeCancelToken | undefined, withEvents: false, phonemeInput: boolean): Promise<Int16Array>
+  /** The espeak voice's phoneme table: [mnemonic read inside [[ ]], IPA name]. */
+  espeakPhonemeNames (espeakVoice: string): Array<[string, string]>
   findVoice (key: string): NativeVoice | null
   loadVoice (key: string, options: NativeLoadOptions, parts: NativeModelParts): Promise<NativeVoice>
   /** True: this thread loads `key`. False: it is loaded, or another thread is loading it. */

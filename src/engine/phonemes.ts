@@ -21,7 +21,8 @@ export interface PhonemizedSentence {
   words: SentenceWord[]
 }
 
-function toCodepoints (phonemes: string, phonemeMap: Record<string, string[]>): Uint32Array {
+/** A phoneme string as the voice takes it: NFD code points, its phoneme_map applied. */
+export function toCodepoints (phonemes: string, phonemeMap: Record<string, string[]>): Uint32Array {
   const out: number[] = []
   for (const phoneme of phonemes.normalize('NFD')) {
     const mapped = phonemeMap[phoneme]

@@ -21,6 +21,7 @@ import { playgroundRoutes } from './routes/playground.js'
 import { statusRoutes } from './routes/status.js'
 import { ttsRoutes } from './routes/tts.js'
 import { voicesAdminRoutes } from './routes/voices-admin.js'
+import { lexiconsAdminRoutes } from './routes/lexicons-admin.js'
 import { describeVoices } from '../synthesis/voice-info.js'
 
 /** The shared error middleware with the house bodies; lines go to the request's logger. */
@@ -31,7 +32,7 @@ export function serviceErrors (): Koa.Middleware {
 export function createApp (deps: ServiceDeps): Koa<ChorusState> {
   const app = new Koa<ChorusState>()
   const router = new Router<ChorusState>()
-  for (const routes of [statusRoutes(deps), ttsRoutes(deps.speech, deps.config), openAIRoutes(deps.speech, deps.config, () => describeVoices(deps)), openApiRoutes(), playgroundRoutes(), metricsRoutes(deps), voicesAdminRoutes(deps)]) router.use(routes.routes())
+  for (const routes of [statusRoutes(deps), ttsRoutes(deps.speech, deps.config), openAIRoutes(deps.speech, deps.config, () => describeVoices(deps)), openApiRoutes(), playgroundRoutes(), metricsRoutes(deps), voicesAdminRoutes(deps), lexiconsAdminRoutes(deps)]) router.use(routes.routes())
   app.use(serviceErrors())
   app.use(requestId(deps.log))
   app.use(requestMetrics(deps.metrics))

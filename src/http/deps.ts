@@ -15,6 +15,7 @@ import type { SpeechService } from '../synthesis/speech-service.js'
 import type { Synthesizer } from '../synthesis/synthesizer.js'
 import type { VoiceRegistry } from '../voices/registry.js'
 import type { VoiceInstaller } from '../voices/installer.js'
+import type { LexiconStore } from '../lexicons/store.js'
 
 /** The settings the routes read; the service's config has them all. */
 export interface HttpSettings {
@@ -48,4 +49,6 @@ export interface ServiceDeps {
   encoders: EncoderPool
   /** Installs and removes voices for the admin API. */
   installer: VoiceInstaller
+  /** The installed lexicons, for the admin API (the synthesizer reads them too). */
+  lexicons: LexiconStore
 }

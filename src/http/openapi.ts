@@ -51,6 +51,34 @@ function voiceAdminPaths (): Record<string, unknown> {
   }
 }
 
+/** The lexicon admin API (routes/lexicons-admin.ts), as ElevenLabs names its dictionaries: id and version_id. */
+function lexiconAdminPaths (): Record<string, unknown> {
+  const security = [{ adminToken: [] }]
+  const refusal = (description: string) => ({ description, content: json(ref('Error')) })
+  const denied = { 401: refusal('No or a wrong admin bearer token'), 403: refusal('No TTS_ADMIN_TOKEN on this service, or a page from a foreign origin') }
+  const id = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' } }
+  const version = { name: 'version', in: 'path', required: true, schema: { type: 'string' }, description: 'A version_id (v1, v2, …)' }
+  const lexicon = json({ type: 'object' })
+  return {
+    '/admin/lexicons': { get: { summary: 'Every installed lexicon with its scope and versions', security, responses: { 200: { description: 'The lexicons', content: lexicon }, ...denied } } },
+    '/admin/lexicons/{id}': {
+      post: {
+        summary: 'A new version of a lexicon: a W3C PLS 1.0 file or a JSON map of word to "/ipa/" or respelling (docs/pronunciation.md)',
+        security,
+        parameters: [id, { name: 'scope', in: 'query', schema: { type: 'string' }, description: 'named (default), global, voice:<voice name> or key:<API key name>' }],
+        requestBody: { required: true, content: { 'application/pls+xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },
+        responses: { 201: { description: 'Installed: its id and the new version_id', content: lexicon }, 400: refusal('Not a lexicon, or a phoneme a voice cannot speak (the symbol, the entry, the voice)'), ...denied, 409: refusal('The store holds its cap of lexicons'), 413: refusal('Over 1 MiB'), 415: refusal('Neither PLS nor JSON') }
+      },
+      get: { summary: 'One lexicon', security, parameters: [id], responses: { 200: { description: 'Its scope and versions', content: lexicon }, ...denied, 404: refusal('Not installed') } },
+      delete: { summary: 'Remove a lexicon, every version', security, parameters: [id], responses: { 204: { description: 'Removed' }, ...denied, 404: refusal('Not installed') } }
+    },
+    '/admin/lexicons/{id}/{version}': {
+      get: { summary: 'A version\'s file as uploaded', security, parameters: [id, version], responses: { 200: { description: 'PLS or JSON', content: { 'application/pls+xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } }, ...denied, 404: refusal('No such version') } },
+      delete: { summary: 'Remove one version', security, parameters: [id, version], responses: { 204: { description: 'Removed' }, ...denied, 404: refusal('No such version') } }
+    }
+  }
+}
+
 export function openApiDocument (version: string): Record<string, unknown> {
   const synthesis = {
     requestBody: { required: true, content: json(ref('TtsRequest')) },
@@ -78,6 +106,7 @@ export function openApiDocument (version: string): Record<string, unknown> {
       '/health': { get: { summary: 'Liveness, voices and load', responses: { 200: { description: 'Status', content: json({ type: 'object' }) } } } },
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       ...voiceAdminPaths(),
+      ...lexiconAdminPaths(),
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
       '/': { get: { summary: 'The playground: a page to type text and listen', responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } }
     },

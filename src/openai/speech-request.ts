@@ -5,6 +5,8 @@
 import { AUDIO_FORMATS, type AudioFormat } from '../audio/formats.js'
 import { invalidJson, textTooLong } from '../synthesis/errors.js'
 import { checkFields, codePoints, type ObjectSchema } from '../shared/schema.js'
+import type { LexiconLocator } from '../synthesis/lexicon-source.js'
+import { LEXICON_FIELDS, parseLexiconLocators } from '../synthesis/tts-request.js'
 import { hasVisibleText, invalid, isPlainObject } from '../validate.js'
 
 /** OpenAI's own limit on `input`; the service's TTS_MAX_TEXT_LENGTH applies too. */
@@ -29,7 +31,8 @@ export const SPEECH_REQUEST: ObjectSchema = {
     speed: { type: 'number', minimum: 0.25, maximum: 4, default: 1, description: 'Speaking rate: length_scale = the voice\'s default length_scale / speed.' },
     instructions: { type: 'string', description: 'Accepted and ignored: Piper voices take no style instructions.' },
     stream_format: { type: 'string', enum: STREAM_FORMATS, default: 'audio', description: 'audio: the encoded audio as a chunked body. sse: Server-Sent Events with base64 audio deltas and a final speech.audio.done event.' },
-    normalize: { type: 'boolean', default: true, description: 'A Chorus extension: read the input as language models write it (markdown, emoji, URLs, money, units, dates and times, abbreviations; English voices; docs/normalizer.md). On here: this endpoint\'s input is model output. false speaks it as sent.' }
+    normalize: { type: 'boolean', default: true, description: 'A Chorus extension: read the input as language models write it (markdown, emoji, URLs, money, units, dates and times, abbreviations; English voices; docs/normalizer.md). On here: this endpoint\'s input is model output. false speaks it as sent.' },
+    lexicons: { ...LEXICON_FIELDS.lexicons, description: 'A Chorus extension: lexicons to apply, the first winning a tie: ids, or {"id", "version"} (docs/pronunciation.md). An input that starts with <speak> is read as SSML.' }
   }
 }
 
@@ -43,6 +46,7 @@ export interface SpeechRequest {
   speed: number
   streamFormat: typeof STREAM_FORMATS[number]
   normalize: boolean
+  lexicons?: LexiconLocator[]
 }
 
 export function parseSpeechRequest (body: unknown, maxTextLength: number): SpeechRequest {
@@ -55,6 +59,7 @@ export function parseSpeechRequest (body: unknown, maxTextLength: number): Speec
   const length = codePoints(input)
   if (length > maxTextLength) throw textTooLong(length, maxTextLength)
   const voice = body.voice as string | { id: string }
+  const lexicons = parseLexiconLocators({ lexicons: body.lexicons })
   return {
     model: body.model as string,
     input,
@@ -62,6 +67,7 @@ export function parseSpeechRequest (body: unknown, maxTextLength: number): Speec
     format: (format ?? 'mp3') as AudioFormat,
     speed: (body.speed ?? 1) as number,
     streamFormat: (body.stream_format ?? 'audio') as SpeechRequest['streamFormat'],
-    normalize: (body.normalize ?? true) as boolean
+    normalize: (body.normalize ?? true) as boolean,
+    ...(lexicons !== undefined ? { lexicons } : {})
   }
 }

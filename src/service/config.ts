@@ -23,6 +23,8 @@ export interface ServiceConfig {
   host: string
   port: number
   voiceDir: string
+  /** TTS_LEXICON_DIR: where the admin API keeps lexicons (default: the voice folder's lexicons/). */
+  lexiconDir: string
   defaultVoice: string
   /** Whether TTS_DEFAULT_VOICE was set: only then is a missing default an error. */
   defaultVoiceExplicit: boolean
@@ -173,6 +175,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     ? integerSetting(memorySetting, 1, Number.MAX_SAFE_INTEGER, 0)
     : defaultVoiceMemoryBudget(processMemoryLimit().bytes, { cacheBytes, concurrentInferences: maxConcurrentInferences })
   const defaultVoice = read('TTS_DEFAULT_VOICE')
+  const voiceDir = resolve(stringSetting(read('TTS_VOICE_DIR'), DEFAULT_VOICE_DIR))
   const maxTextLength = integerSetting(read('TTS_MAX_TEXT_LENGTH'), 1, 1_000_000, 5000)
   const maxPending = integerSetting(read('TTS_MAX_PENDING'), 1, 100_000, 64)
   const workersPerVoice = integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES)
@@ -186,7 +189,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     streamJitterMs,
     host: hostSetting(read('TTS_HTTP_HOST'), '0.0.0.0'),
     port: integerSetting(read('TTS_HTTP_PORT'), 0, 65535, 8995),
-    voiceDir: resolve(stringSetting(read('TTS_VOICE_DIR'), DEFAULT_VOICE_DIR)),
+    voiceDir,
+    lexiconDir: resolve(stringSetting(read('TTS_LEXICON_DIR'), join(voiceDir, 'lexicons'))),
     defaultVoice: voiceName(defaultVoice, DEFAULT_VOICE),
     defaultVoiceExplicit: defaultVoice !== undefined,
     timeoutMs: numberSetting(read('TTS_TIMEOUT_SECONDS'), 0.1, 3600, 60) * 1000,

@@ -13,6 +13,8 @@ import { InferenceGate } from '../pool/inference-gate.js'
 import { overBudgetReason, PoolManager } from '../pool/pool-manager.js'
 import { Preloader } from '../pool/preload.js'
 import { PhraseCache } from '../synthesis/phrase-cache.js'
+import { FolderLexicons } from '../lexicons/folder-files.js'
+import { LexiconStore } from '../lexicons/store.js'
 import { Synthesizer } from '../synthesis/synthesizer.js'
 import { VoiceRegistry } from '../voices/registry.js'
 import { VoiceInstaller } from '../voices/installer.js'
@@ -45,6 +47,14 @@ export interface LocalSpeech {
   close: () => Promise<void>
 }
 
+/** The installed lexicons and the voice folder's, read now; a store that
+ * cannot be read is logged and starts empty (speech goes on without it). */
+async function openLexicons (config: ServiceConfig, log: Logger): Promise<LexiconStore> {
+  const store = new LexiconStore(config.lexiconDir, new FolderLexicons(config.voiceDir, log), log)
+  await store.load().catch((error: Error) => log.warn({ err: error, dir: config.lexiconDir }, 'cannot read the lexicon folder'))
+  return store
+}
+
 export async function openLocalSpeech (config: ServiceConfig, log: Logger): Promise<LocalSpeech> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
@@ -64,7 +74,7 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
     espeakData: config.espeakData
   }, log)
   const encoders = new EncoderPool(1, log, { avcodecLibrary: config.avcodecLibrary })
-  const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
+  const synthesizer = new Synthesizer(config, registry, pools, runtime, log, await openLexicons(config, log))
   const uncounted = { cacheHit: () => {}, cacheMiss: () => {}, speech: () => {} }
   const speech = new SpeechService(config, synthesizer, new PhraseCache(0), encoders, uncounted)
   return {
@@ -117,7 +127,8 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     pools.retire(voice.name, 'changed')
     cache.dropVoice(voice.name)
   })
-  const synthesizer = new Synthesizer(config, registry, pools, runtime, log)
+  const lexicons = await openLexicons(config, log)
+  const synthesizer = new Synthesizer(config, registry, pools, runtime, log, lexicons)
   const metrics = new ServiceMetrics({
     pendingRequests: () => synthesizer.pending,
     // Sentences waiting for a worker or for an inference slot.
@@ -145,7 +156,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const access = new ApiAccess(keys, new Quotas(() => performance.now(), config.timeoutMs), accessCounts(metrics))
   const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics, (tenant, seconds) => access.chargeAudio(tenant, seconds)))
   const installer = voiceInstaller(config, registry, log)
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer }
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer, lexicons }
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {

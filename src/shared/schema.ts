@@ -6,7 +6,7 @@
 import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 
 export interface Schema {
-  type?: 'string' | 'number' | 'integer' | 'boolean' | 'object'
+  type?: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array'
   enum?: readonly string[]
   minimum?: number
   maximum?: number
@@ -16,6 +16,9 @@ export interface Schema {
   /** A regular expression (Unicode mode) the string must contain a match of. */
   pattern?: string
   properties?: Readonly<Record<string, Schema>>
+  /** An array's items, and how many it may hold. */
+  items?: Schema
+  maxItems?: number
   required?: readonly string[]
   anyOf?: readonly Schema[]
   default?: unknown
@@ -55,6 +58,8 @@ export function expected (schema: Schema): string {
     }
     case 'boolean':
       return 'a boolean'
+    case 'array':
+      return `a list of at most ${schema.maxItems ?? 'any number of'} items, each ${schema.items === undefined ? 'a value' : expected(schema.items)}`
     case 'object': {
       const keys = schema.required ?? []
       return keys.length > 0 ? `an object with ${keys.map(k => `"${k}"`).join(', ')}` : 'an object'
@@ -84,6 +89,10 @@ function matches (schema: Schema, value: unknown): boolean {
       break
     case 'boolean':
       if (typeof value !== 'boolean') return false
+      break
+    case 'array':
+      if (!Array.isArray(value) || (schema.maxItems !== undefined && value.length > schema.maxItems)) return false
+      if (schema.items !== undefined && !value.every(item => matches(schema.items as Schema, item))) return false
       break
     case 'object':
       if (!isPlainObject(value)) return false

@@ -60,6 +60,8 @@ export interface PipelineOptions {
   tenant?: Tenant
   /** Wanted when set: each piece's timing, in order, before its audio. */
   onTiming?: TimingSink
+  /** The answer goes on after these sentences (a script's later passage): its clock is not finished here. */
+  keepClock?: boolean
 }
 
 /** What is left of a run once its audio was handed on (none of it is kept). */
@@ -109,7 +111,7 @@ export async function runSentences (pool: VoicePool, sentences: Uint32Array[], s
     return await runAll(pool, sentences, settings, signal, options)
   } finally {
     // Its playback's end is known for good: an answer heard after it reads that.
-    options.clock.finish()
+    if (options.keepClock !== true) options.clock.finish()
   }
 }
 

@@ -152,9 +152,10 @@ export class SpeechService {
     return new PlaybackQueue()
   }
 
-  /** Checks the request against its voice (400 on bad input) without any work. */
-  prepare (request: TtsRequest): PreparedSynthesis {
-    return this.synthesizer.prepare(request)
+  /** Checks the request against its voice (400 on bad input) without any
+   * work; `tenant`'s lexicons apply to it. */
+  prepare (request: TtsRequest, tenant?: Tenant): PreparedSynthesis {
+    return this.synthesizer.prepare(request, tenant?.name)
   }
 
   /** Settles with the speech once its first chunk exists; rejects with the typed error of a failure before it. */
@@ -162,11 +163,11 @@ export class SpeechService {
     const { request, format } = options
     // Only a format whose codec the machine may lack waits to find out.
     if (FORMAT_INFO[format].needsAvcodec === true) await this.encoders.assertAvailable(format)
-    const prepared = this.prepare(request)
+    const prepared = this.prepare(request, options.tenant)
     const stream = format !== 'wav' || options.stream
     const contentType = FORMAT_INFO[format].contentType
     const encoded = options.encoding === undefined ? format : `${format} ${JSON.stringify(options.encoding)}`
-    const key = this.cache.enabled && (options.timestamps ?? []).length === 0 ? speechCacheKey(prepared, prepared.spoken.text, encoded) : undefined
+    const key = this.cache.enabled && (options.timestamps ?? []).length === 0 ? speechCacheKey(prepared, prepared.cacheText, encoded) : undefined
     // A hit needs no worker, so it is served even when the queue is full.
     const hit = key === undefined ? undefined : this.cache.get(key)
     if (hit !== undefined) {

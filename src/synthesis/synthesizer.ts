@@ -4,7 +4,7 @@
 // and hands them back in order (sentence-pipeline.ts).
 
 import type { Logger } from '../shared/logger.js'
-import { capPhonemes, type Runtime, type SentenceWord, type SynthesisConfig } from '../engine/index.js'
+import { capPhonemes, espeakHasVoice, type Runtime, type SentenceWord, type SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync, sentencePhonemesWithWordsAsync } from '../engine/phonemes.js'
 import { VoiceBrokenError } from '../voices/errors.js'
 import { overloaded, voiceNotFound } from './errors.js'
@@ -17,7 +17,15 @@ import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } 
 import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
 import { runSentences, type ChunkSink, type WholeSentenceSink, type TimingSink } from './sentence-pipeline.js'
-import { normalizeForSpeech, unchanged, type SpokenText } from '../text/normalize/index.js'
+import { unchanged, type SpokenText } from '../text/normalize/index.js'
+import { pronounce } from '../text/pronounce.js'
+import { plainText, scriptKey, type ScriptPart, type ScriptStyle } from '../text/script.js'
+import { looksLikeSsml } from '../text/ssml/ssml.js'
+import type { LexiconSource } from './lexicon-source.js'
+import { checkLexiconPhonemes } from './lexicon-check.js'
+import type { Lexicon } from '../text/lexicon/lexicon.js'
+import { planScript, type ScriptStep } from './script/plan.js'
+import { runScript } from './script/run-script.js'
 import type { TimedPiece } from './timing.js'
 import { originalWords, pieceWords } from './timing/words.js'
 import { builtinPiece } from './timing/builtin-piece.js'
@@ -62,24 +70,14 @@ export interface PreparedSynthesis {
   /** The request's text as sent: word timing indexes it. */
   text: string
   /** The text to synthesise (the request's, trimmed and normalized if
-   * asked) and its map back to the request's text. */
+   * asked, lexicon respellings written in) and its map back to the
+   * request's text. With a script, the request's text as sent. */
   spoken: SpokenText
-}
-
-/** `text` (without its surrounding whitespace when asked), normalized when
- * asked, with ranges mapping back to `text` itself. */
-function spokenText (text: string, options: { trim: boolean, normalize: boolean, language: string }): SpokenText {
-  const trimmed = options.trim ? text.trim() : text
-  const inner = options.normalize ? normalizeForSpeech(trimmed, { language: options.language }) : unchanged(trimmed)
-  const lead = options.trim ? text.length - text.trimStart().length : 0
-  if (lead === 0) return inner
-  return {
-    text: inner.text,
-    toOriginal (start, end) {
-      const [from, to] = inner.toOriginal(start, end)
-      return [from + lead, to + lead]
-    }
-  }
+  /** Set when the text needs more than plain reading (SSML, inline
+   * phonemes, lexicon phonemes): what to speak, step by step. */
+  script?: ScriptStep[]
+  /** What the phrase cache keys the text as: the spoken text, or the script. */
+  cacheText: string
 }
 
 /** The language a voice's phonemizer reads, which picks the normalizer's rules
@@ -136,7 +134,9 @@ export class Synthesizer {
     private readonly registry: VoiceRegistry,
     private readonly pools: PoolManager,
     private readonly runtime: Runtime,
-    private readonly log: Logger
+    private readonly log: Logger,
+    /** Installed lexicons (src/lexicons); none: only what a request's text says. */
+    private readonly lexicons?: LexiconSource
   ) {}
 
   get pending (): number {
@@ -157,20 +157,66 @@ export class Synthesizer {
     return resolveVoice(this.registry, requested ?? this.defaultVoice().effective)
   }
 
+  /** Checks a lexicon's phonemes at its install: against `voice` alone for
+   * a voice's own lexicon, else against every voice of its language. */
+  checkLexicon (lexicon: Lexicon, voice?: string): void {
+    const voices = voice === undefined ? this.voiceNames().map(name => this.resolveVoice(name)) : [this.resolveVoice(voice)]
+    checkLexiconPhonemes(lexicon, voices, this.runtime.binding)
+  }
+
   /** The settings a request with no overrides gets from this voice. */
   defaultSettings (voice: ResolvedVoice): SynthesisConfig {
     return voiceSettings(voice, {})
   }
 
+  private sampleRateOf (voice: ResolvedVoice): number {
+    return voice.kind === 'builtin' ? this.runtime.espeakSampleRate : voice.voice.config.sampleRate
+  }
+
   /** Everything that can fail on bad input, before any work is queued.
-   * Cheap: a cache hit is decided on what this returns. */
-  prepare (request: TtsRequest): PreparedSynthesis {
+   * Cheap: a cache hit is decided on what this returns. `key` is the API
+   * key's name the request speaks for (its lexicons apply). */
+  prepare (request: TtsRequest, key?: string): PreparedSynthesis {
     const voice = this.resolveVoice(request.voice)
-    const sampleRate = voice.kind === 'builtin' ? this.runtime.espeakSampleRate : voice.voice.config.sampleRate
+    const sampleRate = this.sampleRateOf(voice)
     const lengthScale = request.speed === undefined ? request.lengthScale : this.defaultSettings(voice).lengthScale / request.speed
-    // The one place a request's text is trimmed and normalized, for every protocol.
-    const spoken = spokenText(request.text, { trim: request.trim === true, normalize: request.normalize === true, language: voiceLanguage(voice) })
-    return { voice, sampleRate, settings: voiceSettings(voice, { ...request, lengthScale }), text: request.text, spoken }
+    const settings = voiceSettings(voice, { ...request, lengthScale })
+    // The one place a request's text is read (SSML, inline phonemes), trimmed,
+    // normalized and given its lexicons, for every protocol (text/pronounce.ts).
+    const parts = pronounce(request.text, {
+      ssml: request.ssml === true || looksLikeSsml(request.text),
+      trim: request.trim === true,
+      normalize: request.normalize === true,
+      language: voiceLanguage(voice),
+      lexicon: style => this.lexiconFor(style, voice, request, key)
+    })
+    const plain = plainText(parts)
+    if (plain !== undefined) return { voice, sampleRate, settings, text: request.text, spoken: plain.spoken, cacheText: plain.spoken.text }
+    return { voice, sampleRate, settings, text: request.text, spoken: unchanged(request.text), ...this.scripted(parts, voice, settings, sampleRate, request) }
+  }
+
+  private lexiconFor (style: ScriptStyle, voice: ResolvedVoice, request: TtsRequest, key: string | undefined): ReturnType<LexiconSource['matcher']> {
+    if (this.lexicons === undefined) return undefined
+    const speaker = style.voice === undefined ? voice : this.resolveVoice(style.voice)
+    return this.lexicons.matcher({ voice: speaker.name, language: style.language ?? voiceLanguage(speaker), ...(key === undefined ? {} : { key }), named: request.lexicons ?? [] })
+  }
+
+  /** The steps of a script, planned and checked, and its cache text (which names every voice's version). */
+  private scripted (parts: ScriptPart[], voice: ResolvedVoice, settings: SynthesisConfig, sampleRate: number, request: TtsRequest): { script: ScriptStep[], cacheText: string } {
+    const script = planScript(parts, {
+      binding: this.runtime.binding,
+      voice,
+      settings,
+      sampleRate,
+      otherVoice: name => {
+        const other = this.resolveVoice(name)
+        const lengthScale = request.speed === undefined ? request.lengthScale : this.defaultSettings(other).lengthScale / request.speed
+        return { voice: other, settings: voiceSettings(other, { ...request, speaker: undefined, lengthScale }), sampleRate: this.sampleRateOf(other) }
+      },
+      hasEspeakVoice: name => espeakHasVoice(name) === true
+    })
+    const voices = [...new Set(script.flatMap(step => step.kind === 'passage' ? [`${step.voice.name}@${step.voice.version}`] : []))]
+    return { script, cacheText: JSON.stringify([scriptKey(parts), voices]) }
   }
 
   /** A timing sink that adds each piece's words: its place in its sentence
@@ -218,6 +264,20 @@ export class Synthesizer {
    * streamed to `options.onChunk`, else whole sentences to `options.onSentence`.
    * Nothing is kept here once handed on. */
   async run (prepared: PreparedSynthesis, text: string, signal: AbortSignal, options: RunOptions = {}): Promise<void> {
+    if (prepared.script !== undefined) {
+      await runScript(prepared.script, signal, options, {
+        binding: this.runtime.binding,
+        pools: this.pools,
+        chunking: this.config.chunking,
+        sentenceWindow: this.config.sentenceWindow,
+        request: this.requests++,
+        sampleRate: prepared.sampleRate,
+        text: prepared.text,
+        clock: options.clock ?? this.clockFor(prepared, options.onChunk !== undefined),
+        withWords: (sentences, sink) => this.withWords(prepared, sentences.map(s => s.phonemes), sentences.map(s => s.words), sink)
+      })
+      return
+    }
     const { onChunk, onSentence, onSentences, onStart, tenant } = options
     if (prepared.voice.kind === 'builtin') {
       onSentences?.(splitSentences(text).length)

@@ -5,9 +5,53 @@ import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../audio/formats
 import { LIMITS } from '../engine/synthesis-config.js'
 import { invalidJson, missingText, textTooLong } from './errors.js'
 import { SAFE_ID } from '../shared/request-id.js'
-import { expected, type ObjectSchema } from '../shared/schema.js'
+import { checkFields, expected, type ObjectSchema, type Schema } from '../shared/schema.js'
 import { hasVisibleText, invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 import { assertVoiceName } from '../voices/voice-name.js'
+import type { LexiconLocator } from './lexicon-source.js'
+
+/** Lexicons one request may name (ElevenLabs allows three locators). */
+export const MAX_NAMED_LEXICONS = 3
+const LEXICON_ID = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
+const ID_SCHEMA = { type: 'string', pattern: LEXICON_ID } as const
+
+/** The request fields that name lexicons: Chorus's own, and ElevenLabs'. */
+export const LEXICON_FIELDS = {
+  lexicons: {
+    type: 'array',
+    maxItems: MAX_NAMED_LEXICONS,
+    items: { anyOf: [ID_SCHEMA, { type: 'object', required: ['id'], properties: { id: ID_SCHEMA, version: ID_SCHEMA } }] },
+    description: 'Lexicons to apply to this request, the first winning a tie: ids, or {"id", "version"} (docs/pronunciation.md).'
+  },
+  pronunciation_dictionary_locators: {
+    type: 'array',
+    maxItems: MAX_NAMED_LEXICONS,
+    items: { type: 'object', required: ['pronunciation_dictionary_id'], properties: { pronunciation_dictionary_id: ID_SCHEMA, version_id: ID_SCHEMA } },
+    description: 'ElevenLabs\' name for lexicons: [{"pronunciation_dictionary_id", "version_id"}], after those of lexicons.'
+  }
+} as const satisfies Record<string, Schema>
+
+/** The lexicons named by `lexicons` and by ElevenLabs' `pronunciation_dictionary_locators`, in that order. */
+export function parseLexiconLocators (body: Record<string, unknown>): LexiconLocator[] | undefined {
+  const found: LexiconLocator[] = []
+  let named = false
+  for (const [field, schema] of Object.entries(LEXICON_FIELDS)) {
+    const value = body[field]
+    if (value === undefined || value === null) continue
+    checkFields({ type: 'object', required: [], properties: { [field]: schema } }, { [field]: value })
+    named = true
+    for (const item of value as unknown[]) {
+      if (typeof item === 'string') found.push({ id: item })
+      else {
+        const entry = item as Record<string, string | undefined>
+        const id = entry.id ?? entry.pronunciation_dictionary_id ?? ''
+        const version = entry.version ?? entry.version_id
+        found.push(version === undefined ? { id } : { id, version })
+      }
+    }
+  }
+  return named ? found : undefined
+}
 
 /** The voice may also come in this header, so a gateway can route on it
  * without reading the body (README, Voice affinity). */
@@ -31,7 +75,9 @@ export const TTS_REQUEST: ObjectSchema = {
     stream: { type: 'boolean', default: false, description: 'WAV only: send the header at once and each sentence as it is ready (compressed formats always stream).' },
     format: { type: 'string', enum: AUDIO_FORMATS, default: 'wav', description: 'The audio format; else the Accept header picks one (audio/mpeg, audio/ogg, audio/aac, audio/flac, audio/pcm), else WAV. aac needs FFmpeg\'s libavcodec59 on the server: without it, 400 with code ERR_FORMAT_UNAVAILABLE.' },
     after: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The X-Request-Id of the streamed request this one is heard after (a reply\'s previous sentence, sent as its own request): its audio is then due when that one\'s has played, not at once, and slots go to what the listener needs first (docs/api.md).' },
-    normalize: { type: 'boolean', default: false, description: 'Read text as language models write it: markdown, emoji, URLs, money, units, dates and times, abbreviations (English voices; docs/normalizer.md). Off here: the text is spoken as sent.' }
+    normalize: { type: 'boolean', default: false, description: 'Read text as language models write it: markdown, emoji, URLs, money, units, dates and times, abbreviations (English voices; docs/normalizer.md). Off here: the text is spoken as sent.' },
+    ssml: { type: 'boolean', default: false, description: 'Read text as SSML (the subset in docs/pronunciation.md); a text that starts with <speak> is SSML anyway.' },
+    ...LEXICON_FIELDS
   }
 }
 
@@ -57,6 +103,10 @@ export interface TtsRequest {
   /** Speak the text without its surrounding whitespace (POST /tts does);
    * word offsets still index the text as sent. */
   trim?: boolean
+  /** Read the text as SSML; absent: only when it starts with <speak>. */
+  ssml?: boolean
+  /** Lexicons the request names, first wins (lexicon-source.ts). */
+  lexicons?: LexiconLocator[]
 }
 
 function optionalNumber (body: Record<string, unknown>, field: string): number | undefined {
@@ -108,6 +158,9 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
   }
   const format = body.format
   if (format !== undefined && format !== null && !isAudioFormat(format)) throw invalid(expected(TTS_REQUEST.properties.format), 'format', format)
+  const ssml = body.ssml
+  if (ssml !== undefined && ssml !== null && typeof ssml !== 'boolean') throw invalid('a boolean', 'ssml', ssml)
+  const lexicons = parseLexiconLocators(body)
   return {
     // As sent: word timing indexes it; `trim` leaves the surrounding whitespace unspoken.
     text: body.text,
@@ -121,6 +174,8 @@ export function parseTtsRequest (body: unknown, maxTextLength: number, streamPar
     stream: stream === true || streamParam === '1' || streamParam === 'true',
     ...(isAudioFormat(format) ? { format } : {}),
     normalize: normalize === true,
-    ...(typeof after === 'string' ? { after } : {})
+    ...(typeof after === 'string' ? { after } : {}),
+    ...(ssml === true ? { ssml } : {}),
+    ...(lexicons !== undefined ? { lexicons } : {})
   }
 }

@@ -6,7 +6,9 @@ import { concatSamples, toTypedError } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 
 export const BUILTIN_VOICE = 'en_US-espeak-low'
-const ESPEAK_VOICE = 'en-us'
+/** The espeak-ng voice the built-in voice speaks with. */
+export const BUILTIN_ESPEAK_VOICE = 'en-us'
+const ESPEAK_VOICE = BUILTIN_ESPEAK_VOICE
 /** espeak's default speaking rate and the range it accepts, in words per minute. */
 const BASE_RATE = 175
 const MIN_RATE = 80
@@ -31,8 +33,19 @@ function trimmedSpan (text: string, start: number): TextSpan {
   return { text: text.trim(), start: start + lead }
 }
 
-function sentenceSpans (text: string): TextSpan[] {
-  return [...segmenter.segment(text)].map(s => trimmedSpan(s.segment, s.index)).filter(s => s.text.length > 0)
+/** Ranges of `text` inside espeak-ng's phoneme brackets `[[ … ]]`, which no cut may split. */
+function phonemeBlocks (text: string): Array<[number, number]> {
+  return [...text.matchAll(/\[\[.*?\]\]/gs)].map(m => [m.index, m.index + m[0].length])
+}
+
+function inside (blocks: ReadonlyArray<[number, number]>, at: number): boolean {
+  return blocks.some(([start, end]) => at > start && at < end)
+}
+
+function sentenceSpans (text: string, keepBlocks = false): TextSpan[] {
+  const blocks = keepBlocks ? phonemeBlocks(text) : []
+  const cuts = [...segmenter.segment(text)].map(s => s.index).filter(at => !inside(blocks, at))
+  return cuts.map((at, i) => trimmedSpan(text.slice(at, cuts[i + 1] ?? text.length), at)).filter(s => s.text.length > 0)
 }
 
 export function splitSentences (text: string): string[] {
@@ -45,11 +58,13 @@ const MAX_CLAUSE_CHARACTERS = 200
 
 /** A sentence cut after clause punctuation, and any run longer than
  * MAX_CLAUSE_CHARACTERS cut at its last space before the limit. */
-function splitClauses (sentence: TextSpan): TextSpan[] {
+function splitClauses (sentence: TextSpan, keepBlocks = false): TextSpan[] {
   const pieces: TextSpan[] = []
   let from = 0
   const clauses: TextSpan[] = []
+  const blocks = keepBlocks ? phonemeBlocks(sentence.text) : []
   for (const gap of sentence.text.matchAll(/(?<=[,;:])\s+/g)) {
+    if (inside(blocks, gap.index)) continue
     clauses.push({ text: sentence.text.slice(from, gap.index), start: sentence.start + from })
     from = gap.index + gap[0].length
   }
@@ -83,19 +98,33 @@ export interface BuiltinSinks {
   onClause?: (clause: BuiltinClause, sentence: number, chunk: number) => void | Promise<void>
 }
 
+/** How the built-in voice reads a text: in another espeak-ng language
+ * (SSML `<lang>`), and with espeak-ng's phoneme mnemonics inside `[[ ]]`
+ * (builtin-phonemes.ts), which no sentence or clause cut splits. */
+export interface BuiltinReading {
+  espeakVoice?: string
+  phonemeInput?: boolean
+}
+
+/** How many sentences synthesizeBuiltin speaks `text` as. */
+export function builtinSentenceCount (text: string, reading: BuiltinReading = {}): number {
+  return sentenceSpans(text, reading.phonemeInput === true).length
+}
+
 /** Speaks `text` sentence by sentence (the caller joins them with
  * `sentenceSilence`), each clause by clause, so the espeak lock is let go
  * between clauses. Samples are at espeak's sample rate. Nothing is kept
  * once handed on. */
 export async function synthesizeBuiltin (
   binding: NativeBinding, text: string,
-  settings: { lengthScale: number, sentenceSilence: number }, signal: AbortSignal, sinks: BuiltinSinks
+  settings: { lengthScale: number, sentenceSilence: number }, signal: AbortSignal, sinks: BuiltinSinks, reading: BuiltinReading = {}
 ): Promise<void> {
   const rate = espeakRate(settings.lengthScale)
-  for (const [index, sentence] of sentenceSpans(text).entries()) {
+  const blocks = reading.phonemeInput === true
+  for (const [index, sentence] of sentenceSpans(text, blocks).entries()) {
     const clauses: Int16Array[] = []
-    for (const [chunk, clause] of splitClauses(sentence).entries()) {
-      const speech = await speak(binding, clause.text, rate, signal, sinks.onClause !== undefined)
+    for (const [chunk, clause] of splitClauses(sentence, blocks).entries()) {
+      const speech = await speak(binding, clause.text, rate, signal, sinks.onClause !== undefined, reading)
       await sinks.onClause?.({ clause, speech }, index, chunk)
       if (sinks.onChunk !== undefined) await sinks.onChunk(speech.samples, index, chunk)
       else clauses.push(speech.samples)
@@ -106,14 +135,16 @@ export async function synthesizeBuiltin (
 
 const NO_EVENTS = { words: new Int32Array(0), phonemes: { names: [], samples: new Int32Array(0) } }
 
-async function speak (binding: NativeBinding, text: string, rate: number, signal: AbortSignal, events: boolean): Promise<NativeEspeakSpeech> {
+async function speak (binding: NativeBinding, text: string, rate: number, signal: AbortSignal, events: boolean, reading: BuiltinReading): Promise<NativeEspeakSpeech> {
   if (signal.aborted) throw new SynthesisCancelledError()
   const token = new binding.CancelToken()
   const cancel = () => token.cancel()
   signal.addEventListener('abort', cancel, { once: true })
+  const voice = reading.espeakVoice ?? ESPEAK_VOICE
+  const phonemes = reading.phonemeInput === true
   try {
-    if (events) return await binding.espeakSynthesize(text, ESPEAK_VOICE, rate, token, true)
-    return { samples: await binding.espeakSynthesize(text, ESPEAK_VOICE, rate, token), ...NO_EVENTS }
+    if (events) return await binding.espeakSynthesize(text, voice, rate, token, true, phonemes)
+    return { samples: await binding.espeakSynthesize(text, voice, rate, token, false, phonemes), ...NO_EVENTS }
   } catch (error) {
     throw toTypedError(error)
   } finally {

@@ -1,11 +1,13 @@
 // The socket's inputs, checked once at the edge: the URL (path and query)
 // and each client message, with the field names of ElevenLabs' reference.
 // What Chorus does not use (model_id, language_code, enable_logging,
-// stability, similarity_boost, style, use_speaker_boost,
-// pronunciation_dictionary_locators, xi_api_key in a message) is accepted
-// and ignored.
+// stability, similarity_boost, style, use_speaker_boost, xi_api_key in a
+// message) is accepted and ignored. enable_ssml_parsing reads the text as
+// SSML; pronunciation_dictionary_locators name lexicons for the context
+// (docs/pronunciation.md).
 
-import type { TtsRequest } from '../synthesis/tts-request.js'
+import type { LexiconLocator } from '../synthesis/lexicon-source.js'
+import { parseLexiconLocators, type TtsRequest } from '../synthesis/tts-request.js'
 import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 import { parseOutputFormat, type OutputFormat } from './output-format.js'
 import { invalidMessage } from './errors.js'
@@ -19,6 +21,8 @@ export interface SocketOptions {
   inactivitySeconds: number
   syncAlignment: boolean
   autoMode: boolean
+  /** enable_ssml_parsing: each context's text is SSML. */
+  ssml: boolean
 }
 
 /** ElevenLabs' bounds on inactivity_timeout, in seconds. */
@@ -60,7 +64,8 @@ export function parseSocketQuery (voiceId: string, multi: boolean, query: URLSea
     output: parseOutputFormat(query.get('output_format') ?? undefined),
     inactivitySeconds,
     syncAlignment: booleanParam(query, 'sync_alignment'),
-    autoMode: booleanParam(query, 'auto_mode')
+    autoMode: booleanParam(query, 'auto_mode'),
+    ssml: booleanParam(query, 'enable_ssml_parsing')
   }
 }
 
@@ -74,6 +79,8 @@ export interface ClientMessage {
   closeSocket: boolean
   voiceSettings?: Record<string, unknown>
   schedule?: number[]
+  /** pronunciation_dictionary_locators: lexicons for the context it opens. */
+  lexicons?: LexiconLocator[]
 }
 
 /** ElevenLabs' bounds on each chunk_length_schedule entry. */
@@ -117,6 +124,7 @@ export function parseClientMessage (data: string): ClientMessage {
   const voiceSettings = body.voice_settings
   if (voiceSettings !== undefined && voiceSettings !== null && !isPlainObject(voiceSettings)) throw invalid('an object', 'voice_settings', voiceSettings)
   const chunkSchedule = schedule(body)
+  const lexicons = parseLexiconLocators({ pronunciation_dictionary_locators: body.pronunciation_dictionary_locators })
   return {
     ...(typeof text === 'string' ? { text } : {}),
     ...(typeof contextId === 'string' ? { contextId } : {}),
@@ -125,7 +133,8 @@ export function parseClientMessage (data: string): ClientMessage {
     closeContext: optionalBoolean(body, 'close_context'),
     closeSocket: optionalBoolean(body, 'close_socket'),
     ...(isPlainObject(voiceSettings) ? { voiceSettings } : {}),
-    ...(chunkSchedule !== undefined ? { schedule: chunkSchedule } : {})
+    ...(chunkSchedule !== undefined ? { schedule: chunkSchedule } : {}),
+    ...(lexicons !== undefined ? { lexicons } : {})
   }
 }
 
@@ -140,7 +149,8 @@ function settingNumber (settings: Record<string, unknown>, field: string): numbe
 /** A context's request without its text: the voice, and Chorus's own
  * settings riding in voice_settings (length_scale, noise_scale, noise_w,
  * speaker; ElevenLabs' speed as OpenAI's endpoint reads it). */
-export function contextRequest (voice: string, speaker: number | string | undefined, settings: Record<string, unknown> = {}): Omit<TtsRequest, 'text'> {
+export function contextRequest (voice: string, speaker: number | string | undefined, settings: Record<string, unknown> = {},
+  reading: Pick<TtsRequest, 'ssml' | 'lexicons'> = {}): Omit<TtsRequest, 'text'> {
   const ownSpeaker = settings.speaker
   if (ownSpeaker !== undefined && ownSpeaker !== null && !isInteger(ownSpeaker) && typeof ownSpeaker !== 'string') {
     throw invalid('an integer speaker id or a speaker name', 'voice_settings.speaker', ownSpeaker)
@@ -155,6 +165,8 @@ export function contextRequest (voice: string, speaker: number | string | undefi
     noiseScale: settingNumber(settings, 'noise_scale'),
     noiseW: settingNumber(settings, 'noise_w'),
     ...(speed !== undefined ? { speed } : {}),
-    stream: true
+    stream: true,
+    ...(reading.ssml === true ? { ssml: true } : {}),
+    ...(reading.lexicons !== undefined ? { lexicons: reading.lexicons } : {})
   }
 }

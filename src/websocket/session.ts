@@ -212,10 +212,11 @@ export class SocketSession {
   private open (id: string, message: ClientMessage): StreamContext {
     if (this.contextCount >= this.settings.maxContexts) throw tooManyContexts(this.settings.maxContexts, 'socket')
     if (this.limits.contexts >= this.limits.maxContexts) throw tooManyContexts(this.limits.maxContexts, 'process')
-    const request = contextRequest(this.voice.voice, this.voice.speaker, message.voiceSettings)
-    // Bad settings (a length_scale out of range, an unknown speaker) are refused now, not at the first sentence.
-    this.speech.prepare({ ...request, text: '.' } satisfies TtsRequest)
-    const context = new StreamContext(id === SINGLE ? undefined : id, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode, syncAlignment: this.options.syncAlignment }, {
+    const request = contextRequest(this.voice.voice, this.voice.speaker, message.voiceSettings, { ssml: this.options.ssml, ...(message.lexicons !== undefined ? { lexicons: message.lexicons } : {}) })
+    // Bad settings (a length_scale out of range, an unknown speaker, a lexicon
+    // not installed) are refused now, not at the first sentence.
+    this.speech.prepare({ ...request, text: '.', ssml: false } satisfies TtsRequest, this.identity.tenant)
+    const context = new StreamContext(id === SINGLE ? undefined : id, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode, syncAlignment: this.options.syncAlignment, ssml: this.options.ssml }, {
       speech: this.speech,
       log: this.log,
       output: this.options.output,

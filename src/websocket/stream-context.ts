@@ -104,7 +104,7 @@ export class StreamContext {
     /** Undefined on the single-context endpoint. */
     readonly id: string | undefined,
     private readonly request: Omit<TtsRequest, 'text'>,
-    private readonly options: { schedule: readonly number[], autoMode: boolean, syncAlignment?: boolean },
+    private readonly options: { schedule: readonly number[], autoMode: boolean, syncAlignment?: boolean, ssml?: boolean },
     private readonly host: ContextHost
   ) {
     this.cutter = new TextCutter(options)

@@ -12,6 +12,10 @@
 //      last word boundary, or everything if it ends in terminal punctuation.
 // auto_mode skips the schedule: each message is cut at its last word
 // boundary at once (ElevenLabs: for clients that send whole phrases).
+// No cut falls inside inline phonemes (`[[ … ]]`), nor, for SSML
+// (enable_ssml_parsing), inside a tag or an element that is still open: a
+// piece is always markup that can be read on its own, and a document sent
+// whole (`<speak>…</speak>`) is one piece.
 // Pure: the caller owns the clock.
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
@@ -27,6 +31,33 @@ export const TRIGGER_MINIMUM = 50
 export interface CutterOptions {
   schedule: readonly number[]
   autoMode: boolean
+  /** The text is SSML: cuts only between whole elements. */
+  ssml?: boolean
+}
+
+/** The latest cut at or before `end` that leaves no `[[` block open (nor,
+ * for SSML, a tag or an element), or 0 when there is none. */
+export function safeCut (text: string, end: number, ssml: boolean): number {
+  let safe = 0
+  let depth = 0
+  let inTag = false
+  let inBlock = false
+  for (let i = 0; i < end; i++) {
+    if (!inBlock && !inTag && text.startsWith('[[', i) && text[i - 1] !== '\\') inBlock = true
+    else if (inBlock && text.startsWith(']]', i)) {
+      inBlock = false
+      i++
+    } else if (ssml && !inBlock && text[i] === '<') {
+      inTag = true
+      if (text[i + 1] === '/') depth--
+      else if (text[i + 1] !== '!' && text[i + 1] !== '?') depth++
+    } else if (ssml && inTag && text[i] === '>') {
+      inTag = false
+      if (text[i - 1] === '/') depth--
+    }
+    if (!inBlock && !inTag && depth <= 0) safe = i + 1
+  }
+  return safe
 }
 
 export class TextCutter {
@@ -54,12 +85,13 @@ export class TextCutter {
 
   /** Everything held (flush, the end of the text). */
   flush (): string[] {
-    return this.take(this.buffer.length)
+    // The client says its text is complete: all of it, so markup left open is refused, not kept.
+    return this.take(this.buffer.length, true)
   }
 
   /** No new text for a while: up to the last word boundary. */
   idle (): string[] {
-    if (TERMINAL.test(this.buffer.trimEnd())) return this.flush()
+    if (TERMINAL.test(this.buffer.trimEnd())) return this.take(this.buffer.length)
     return this.toWordBoundary()
   }
 
@@ -80,7 +112,9 @@ export class TextCutter {
     return match === null ? [] : this.take(match.index + 1)
   }
 
-  private take (end: number): string[] {
+  /** The buffer up to `wanted` (back to the last safe cut before it, unless `whole`). */
+  private take (wanted: number, whole = false): string[] {
+    const end = whole ? wanted : safeCut(this.buffer, wanted, this.options.ssml === true)
     const piece = this.buffer.slice(0, end).trim()
     this.buffer = this.buffer.slice(end).trimStart()
     if (piece.length === 0) return []

@@ -38,3 +38,15 @@ t.test('an unwritable timing path names its flag', async t => {
     { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 }).then(() => undefined, (error: { stderr: string }) => error)
   t.match(failed?.stderr, /Expected a file path that can be written for --timestamps but received/)
 })
+
+t.test('SSML and inline phonemes: the words as written in the source, the break a pause of its length', async t => {
+  const wav = join(dir, 'c.wav')
+  const json = join(dir, 'c.json')
+  const text = 'Hello [[ bˈætmæn ]] <break time="200ms"/> <sub alias="Doctor">Dr.</sub> Who.'
+  await run(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'say', text, '--ssml', '--voice', VOICE, '--timestamps', json, '-o', wav],
+    { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 })
+  const timing = JSON.parse(await readFile(json, 'utf8'))
+  t.same(timing.words.map((w: { word: string }) => w.word), ['Hello', 'bˈætmæn', 'Dr.', 'Who'])
+  t.ok(timing.phonemes.some((p: { phoneme: string, start_sample: number, end_sample: number }) => p.phoneme === '_' && p.end_sample - p.start_sample === 3200), 'a pause of 0.2 s at 16 kHz')
+  t.equal(timing.phonemes.at(-1).end_sample, ((await readFile(wav)).length - 44) / 2, 'the last phoneme ends at the last sample')
+})

@@ -52,3 +52,17 @@ t.test('auto_mode cuts each message at its last word boundary', async t => {
   t.same(cutter.push('half wor'), ['half'])
   t.same(cutter.push('d '), ['word'])
 })
+
+t.test('no cut inside inline phonemes, nor, for SSML, inside a tag or an open element', async t => {
+  const cutter = new TextCutter({ schedule: [50], autoMode: true })
+  t.same(cutter.push('Say [[ bˈæt'), ['Say'], 'a word boundary inside [[ ]] is no cut: up to the block')
+  t.same(cutter.push('mæn ]] now '), ['[[ bˈætmæn ]] now'])
+  const ssml = new TextCutter({ schedule: [50], autoMode: true, ssml: true })
+  t.same(ssml.push('Hi <sub alias="Doctor">Dr. '), ['Hi'], 'not inside <sub>, though "Dr. " ends a sentence')
+  t.same(ssml.push('Who</sub> is <break '), ['<sub alias="Doctor">Dr. Who</sub> is'], 'nor inside a tag')
+  t.same(ssml.push('time="1s"/> here. '), ['<break time="1s"/> here.'])
+  const whole = new TextCutter({ schedule: [50], autoMode: true, ssml: true })
+  t.same(whole.push('<speak>One. Two. '), [], 'a document sent whole is one piece')
+  t.same(whole.push('</speak> '), ['<speak>One. Two. </speak>'])
+  t.same(new TextCutter({ schedule: [50], autoMode: true }).push('a \\[[ b c '), ['a \\[[ b c'], 'an escaped [[ opens no block')
+})

@@ -37,7 +37,7 @@ export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, v
     if (target.substitutedFor !== undefined) {
       ctx.state.log.info({ requested: request.voice, mapped: target.substitutedFor, speaking: target.voice }, 'mapped voice not installed: the default voice speaks')
     }
-    const tts = { text: request.input, voice: target.voice, ...(target.speaker !== undefined ? { speaker: target.speaker } : {}), speed: request.speed, stream: true, normalize: request.normalize }
+    const tts = { text: request.input, voice: target.voice, ...(target.speaker !== undefined ? { speaker: target.speaker } : {}), speed: request.speed, stream: true, normalize: request.normalize, ...(request.lexicons !== undefined ? { lexicons: request.lexicons } : {}) }
     const sse = request.streamFormat === 'sse'
     if (sse) ctx.set('Cache-Control', 'no-cache')
     const characters = codePoints(request.input)

@@ -11,13 +11,13 @@
 import { matchEdits, replaceMatch, type Rule } from './rule.js'
 import { ordinal } from './spoken-number.js'
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
-function validDay (month: number, day: number): boolean {
+export function validDay (month: number, day: number): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31
 }
 
-function spokenDate (year: string, month: number, day: number): string {
+export function spokenDate (year: string, month: number, day: number): string {
   return `${MONTHS[month - 1]} ${ordinal(day)}, ${year}`
 }
 
@@ -49,15 +49,20 @@ const monthDays: Rule = text => matchEdits(text, MONTH_DAY, m => {
 })
 
 const TIME = /(?<![\w:.])(?<hour>\d{1,2}):(?<minute>\d{2})(?![\d:]|\.\d)(?<suffix>[ \t]?(?:[ap]\.m\.|[AP]\.M\.|[ap]m|[AP]M)(?!\w))?/g
+/** How "H:MM" (with its am/pm suffix, if any) is written for espeak-ng to
+ * read it well; undefined where espeak-ng already does (minutes from 10). */
+export function spokenTime (hour: number, minute: number, suffix = ''): string | undefined {
+  if (hour > 23 || minute > 59 || minute >= 10) return undefined
+  if (minute > 0) return `${hour} oh ${minute}${suffix}`
+  if (suffix !== '') return `${hour}${suffix}`
+  if (hour === 0) return 'midnight'
+  return hour >= 13 ? `${hour} hundred` : `${hour} o'clock`
+}
+
 const times: Rule = text => matchEdits(text, TIME, m => {
   const g = m.groups as { hour: string, minute: string, suffix?: string }
-  const [hour, minute] = [Number(g.hour), Number(g.minute)]
-  if (hour > 23 || minute > 59 || minute >= 10) return undefined
-  const suffix = g.suffix ?? ''
-  if (minute > 0) return replaceMatch(m, `${hour} oh ${minute}${suffix}`)
-  if (suffix !== '') return replaceMatch(m, `${hour}${suffix}`)
-  if (hour === 0) return replaceMatch(m, 'midnight')
-  return replaceMatch(m, hour >= 13 ? `${hour} hundred` : `${hour} o'clock`)
+  const spoken = spokenTime(Number(g.hour), Number(g.minute), g.suffix ?? '')
+  return spoken === undefined ? undefined : replaceMatch(m, spoken)
 })
 
 export const DATE_TIME_RULES: readonly Rule[] = [isoDates, slashDates, monthDays, times]

@@ -1,0 +1,30 @@
+// A lexicon file's bytes to a Lexicon, by its form: PLS (XML) or the plain
+// JSON map. Bounded by LEXICON_LIMITS.bytes.
+
+import { LexiconError } from '../text/errors.js'
+import { parseJsonLexicon } from '../text/lexicon/json-map.js'
+import { LEXICON_LIMITS, type Lexicon } from '../text/lexicon/lexicon.js'
+import { parsePls } from '../text/lexicon/pls.js'
+
+export type LexiconFormat = 'pls' | 'json'
+
+export function readLexicon (source: string, format: LexiconFormat, name: string): Lexicon {
+  if (Buffer.byteLength(source) > LEXICON_LIMITS.bytes) {
+    throw new LexiconError(`Expected at most ${LEXICON_LIMITS.bytes} bytes for the lexicon but received ${Buffer.byteLength(source)}`)
+  }
+  if (format === 'pls') return { ...parsePls(source), name }
+  let value: unknown
+  try {
+    value = JSON.parse(source)
+  } catch {
+    throw new LexiconError(`Expected a JSON object for the lexicon but received text that is not JSON (${source.length} characters)`)
+  }
+  return { ...parseJsonLexicon(value), name }
+}
+
+/** The form a file name ends in, if it is a lexicon's. */
+export function formatOfFile (file: string): LexiconFormat | undefined {
+  if (file.endsWith('.pls') || file.endsWith('.xml')) return 'pls'
+  if (file.endsWith('.json')) return 'json'
+  return undefined
+}
