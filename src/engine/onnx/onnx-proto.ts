@@ -34,6 +34,7 @@ export const ATTRIBUTE_STRING = 4
 export const ATTRIBUTE_TENSOR = 5
 export const ATTRIBUTE_INTS = 8
 export const ATTRIBUTE_TYPE = 20
+export const ATTRIBUTE_TYPE_INT = 2
 export const ATTRIBUTE_TYPE_INTS = 7
 // TensorProto, and its DataType values
 export const TENSOR_DIMS = 1
