@@ -46,15 +46,19 @@ t.test('a stand-in voice: every layer\'s two products rewritten, the same sample
   }
 })
 
+type Variant = 'export' | 'zero-value' | 'axis-slices' | 'ones' | 'no-transpose' | 'short-chain'
+
 /** The export's logits chain, or a variant of it: x [1, 2, L, 4] times the
- * embeddings laid out to [1, 1, 4, 2L-1], then Pad → Reshape → Pad → Reshape → Slice. */
-function logitsChain (variant: 'export' | 'ones' | 'no-transpose' | 'short-chain'): Uint8Array {
+ * embeddings laid out to [1, 1, 4, 2L-1], then Pad → Reshape → Pad → Reshape
+ * → Slice (or a Slice per axis, as a traced export may write it). */
+function logitsChain (variant: Variant): Uint8Array {
   const b = new GraphBuilder(5)
   const table = b.weight('emb_rel_k', [1, 9, 4], 1)
   const length = b.op('Gather', [b.op('Shape', ['x']), b.i64([2])])
   const less1 = b.op('Sub', [length, b.i64([1], true)])
   const pad = b.op('Concat', [b.i64([0]), b.op('Sub', [length, b.i64([5])]), b.i64([0, 0]), b.op('Sub', [length, b.i64([5])]), b.i64([0])], { axis: int(0) })
-  const padded = b.op('Pad', variant === 'ones' ? [table, pad, b.f32([1], true)] : [table, pad])
+  const value = { ones: [b.f32([1], true)], 'zero-value': [b.f32([0], true)] }[variant as string] ?? []
+  const padded = b.op('Pad', [table, pad, ...value])
   const sliced = b.op('Slice', [padded, b.i64([0]), b.op('Sub', [b.op('Mul', [length, b.i64([2])]), b.i64([1])]), b.i64([1])])
   const laid = b.op('Unsqueeze', [variant === 'no-transpose' ? sliced : b.op('Transpose', [sliced], { perm: ints([0, 2, 1]) }), b.i64([0])])
   const product = b.op('MatMul', ['x', laid])
@@ -62,20 +66,27 @@ function logitsChain (variant: 'export' | 'ones' | 'no-transpose' | 'short-chain
   const flat = b.op('Reshape', [wide, b.op('Concat', [b.i64([1, 2]), b.op('Mul', [b.op('Mul', [length, b.i64([2])]), length])], { axis: int(0) })])
   const more = variant === 'short-chain' ? flat : b.op('Pad', [flat, b.op('Concat', [b.i64([0, 0, 0, 0, 0]), less1], { axis: int(0) })])
   const rows = b.op('Reshape', [more, b.op('Concat', [b.i64([1, 2]), b.op('Add', [length, b.i64([1])]), b.op('Sub', [b.op('Mul', [length, b.i64([2])]), b.i64([1])])], { axis: int(0) })])
-  b.named('y', 'Slice', [rows, b.op('Concat', [b.i64([0]), less1], { axis: int(0) }), b.op('Concat', [length, b.i64([2 ** 53 - 1])], { axis: int(0) }), b.i64([2, 3])])
+  if (variant === 'axis-slices') {
+    const whole = b.op('Slice', [b.op('Slice', [rows, b.i64([0]), b.i64([2 ** 53 - 1]), b.i64([0])]), b.i64([0]), b.i64([2 ** 53 - 1]), b.i64([1])])
+    b.named('y', 'Slice', [b.op('Slice', [whole, b.i64([0]), length, b.i64([2])]), less1, b.i64([2 ** 53 - 1]), b.i64([3])])
+  } else {
+    b.named('y', 'Slice', [rows, b.op('Concat', [b.i64([0]), less1], { axis: int(0) }), b.op('Concat', [length, b.i64([2 ** 53 - 1])], { axis: int(0) }), b.i64([2, 3])])
+  }
   const graph = b.graph('logits', [{ name: 'x', type: TensorType.FLOAT, shape: [1, 2, 'L', 4] }], [{ name: 'y', type: TensorType.FLOAT, shape: [1, 2, 'L', 'L'] }])
   return encodeModel(graph, 15, 'chorus test')
 }
 
 t.test('only the export\'s chain is rewritten; the rewrite computes what it did', async t => {
-  const model = logitsChain('export')
-  const { bytes, rewritten } = bandAttention(model)
-  t.equal(rewritten, 1)
-  const [exported, banded] = await Promise.all([ort.InferenceSession.create(model), ort.InferenceSession.create(bytes)])
-  for (const length of [1, 3, 5, 11]) {
-    const x = new ort.Tensor('float32', Float32Array.from({ length: 2 * length * 4 }, (_, i) => Math.sin(i + 1)), [1, 2, length, 4])
-    const [expected, actual] = [(await exported.run({ x })).y.data as Float32Array, (await banded.run({ x })).y.data as Float32Array]
-    t.ok(identical(actual, expected), `${length} positions: the same logits`)
+  for (const variant of ['export', 'zero-value', 'axis-slices'] as const) {
+    const model = logitsChain(variant)
+    const { bytes, rewritten } = bandAttention(model)
+    t.equal(rewritten, 1, `${variant}: rewritten`)
+    const [exported, banded] = await Promise.all([ort.InferenceSession.create(model), ort.InferenceSession.create(bytes)])
+    for (const length of [1, 3, 5, 11]) {
+      const x = new ort.Tensor('float32', Float32Array.from({ length: 2 * length * 4 }, (_, i) => Math.sin(i + 1)), [1, 2, length, 4])
+      const [expected, actual] = [(await exported.run({ x })).y.data as Float32Array, (await banded.run({ x })).y.data as Float32Array]
+      t.ok(identical(actual, expected), `${variant}, ${length} positions: the same logits`)
+    }
   }
   for (const variant of ['ones', 'no-transpose', 'short-chain'] as const) {
     t.equal(bandAttention(logitsChain(variant)).rewritten, 0, `${variant}: left as it was`)

@@ -39,6 +39,7 @@ export const ATTRIBUTE_TYPE_INTS = 7
 // TensorProto, and its DataType values
 export const TENSOR_DIMS = 1
 export const TENSOR_DATA_TYPE = 2
+export const TENSOR_FLOAT_DATA = 4
 export const TENSOR_INT32_DATA = 5
 export const TENSOR_INT64_DATA = 7
 export const TENSOR_NAME = 8

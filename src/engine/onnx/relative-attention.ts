@@ -19,7 +19,7 @@
 // dropped.
 
 import { defaultOpset, freshName, graphLinks, int64Initializer, intAttribute, intsAttribute, nodeMessage, tensorNames, type GraphLinks } from './graph-edit.js'
-import { payloadOf, readModelGraph, readTensorFields, type GraphNode, type ModelGraph, type Span } from './model-graph.js'
+import { payloadOf, readModelGraph, readSingleFloat, readTensorFields, type GraphNode, type ModelGraph, type Span } from './model-graph.js'
 import { modelWithGraph, TYPE_FLOAT } from './onnx-proto.js'
 
 /** Pad takes its pads as an input from opset 11; the rewrite writes that form. */
@@ -32,9 +32,11 @@ const LAYOUT_OPS = new Set(['Pad', 'Slice', 'Unsqueeze', 'Transpose'])
 const MAX_LAYOUT_STEPS = 8
 
 /** The export's chains between the MatMul and [L, L] (logits), and between
- * [L, L] and the MatMul (weights); one or two slices end each. */
+ * [L, L] and the MatMul (weights); each ends in slices, one per sliced axis
+ * or one for several (and a traced export may slice an axis whole). */
 const TO_ABSOLUTE = ['Pad', 'Reshape', 'Pad', 'Reshape', 'Slice']
 const TO_RELATIVE = ['Pad', 'Reshape', 'Pad', 'Reshape', 'Slice']
+const MAX_SLICES = 4
 
 export interface BandResult {
   bytes: Uint8Array
@@ -57,12 +59,10 @@ interface Band {
 }
 
 /** A constant-mode Pad with a zero (or no) pad value. */
-function padsWithZeros (node: GraphNode, floats: Map<string, number[]>): boolean {
+function padsWithZeros (node: GraphNode, weights: Weights): boolean {
   if ((node.strings.mode ?? 'constant') !== 'constant') return false
   const value = node.inputs[2]
-  if (value === undefined || value === '') return true
-  const values = floats.get(value)
-  return values !== undefined && values.length === 1 && values[0] === 0
+  return value === undefined || value === '' || weights.zeros.has(value)
 }
 
 /** A permutation that swaps the last two axes and keeps the others. */
@@ -75,24 +75,22 @@ function swapsLastTwo (perm: number[] | undefined): boolean {
 interface Weights {
   /** Dimensions of every float initializer. */
   dims: Map<string, number[]>
-  /** Values of the float initializers of a single element. */
-  floats: Map<string, number[]>
+  /** Tensors that are a single float zero (initializers, Constant nodes). */
+  zeros: Set<string>
 }
 
-function floatInitializers (graph: ModelGraph): Weights {
+function floatConstants (graph: ModelGraph): Weights {
   const dims = new Map<string, number[]>()
-  const floats = new Map<string, number[]>()
+  const zeros = new Set<string>()
   for (const initializer of graph.initializers) {
     const { start, end } = payloadOf(graph.bytes, initializer)
     const tensor = readTensorFields(graph.bytes, start, end)
     if (tensor.type !== TYPE_FLOAT) continue
     dims.set(initializer.name, tensor.dims)
-    const count = tensor.dims.reduce((product, d) => product * d, 1)
-    if (count === 1 && tensor.raw !== undefined && tensor.raw.valueEnd - tensor.raw.valueStart === 4) {
-      floats.set(initializer.name, [new DataView(graph.bytes.buffer, graph.bytes.byteOffset + tensor.raw.valueStart, 4).getFloat32(0, true)])
-    }
+    if (readSingleFloat(graph.bytes, start, end) === 0) zeros.add(initializer.name)
   }
-  return { dims, floats }
+  for (const node of graph.nodes) if (node.opType === 'Constant' && node.floatValue === 0) zeros.add(node.outputs[0])
+  return { dims, zeros }
 }
 
 /** The relative embeddings a MatMul operand is laid out from: an
@@ -106,7 +104,7 @@ function embeddingOf (graph: ModelGraph, links: GraphLinks, weights: Weights, te
     if (index === undefined || steps === MAX_LAYOUT_STEPS) return undefined
     const node = graph.nodes[index]
     if (node.domain !== '' || !LAYOUT_OPS.has(node.opType)) return undefined
-    if (node.opType === 'Pad' && !padsWithZeros(node, weights.floats)) return undefined
+    if (node.opType === 'Pad' && !padsWithZeros(node, weights)) return undefined
     if (node.opType === 'Transpose' && (!swapsLastTwo(node.ints.perm) || ++transposes > 1)) return undefined
     name = node.inputs[0]
   }
@@ -129,20 +127,26 @@ function soleReader (graph: ModelGraph, links: GraphLinks, tensor: string, op: s
   return node.opType === op && node.domain === '' && node.inputs[0] === tensor && node.inputs.indexOf(tensor, 1) < 0 ? readers[0] : undefined
 }
 
-/** Follows `ops` forward from `tensor` (each step the only reader of its values), then at
- * most one more Slice: the last node of the chain. */
+/** Follows `ops` forward from `tensor` (each step the only reader of its
+ * values), then more Slices up to MAX_SLICES in all: the chain's last node. */
 function chainFrom (graph: ModelGraph, links: GraphLinks, weights: Weights, tensor: string, ops: string[]): number | undefined {
   let last = -1
   for (const op of ops) {
     const next = soleReader(graph, links, last < 0 ? tensor : graph.nodes[last].outputs[0], op)
-    if (next === undefined || (op === 'Pad' && !padsWithZeros(graph.nodes[next], weights.floats))) return undefined
+    if (next === undefined || (op === 'Pad' && !padsWithZeros(graph.nodes[next], weights))) return undefined
     last = next
   }
-  return soleReader(graph, links, graph.nodes[last].outputs[0], 'Slice') ?? last
+  for (let slices = 1; slices < MAX_SLICES; slices++) {
+    const next = soleReader(graph, links, graph.nodes[last].outputs[0], 'Slice')
+    if (next === undefined) break
+    last = next
+  }
+  return last
 }
 
 /** Follows `ops` backward to `tensor` (each intermediate's values read
- * only by the next step), after at most one more Slice: the chain's first input. */
+ * only by the next step), after more Slices up to MAX_SLICES in all: the
+ * chain's first input. */
 function chainTo (graph: ModelGraph, links: GraphLinks, weights: Weights, tensor: string, ops: string[]): string | undefined {
   const producerOf = (name: string, op: string): GraphNode | undefined => {
     const index = links.producer.get(name)
@@ -150,12 +154,14 @@ function chainTo (graph: ModelGraph, links: GraphLinks, weights: Weights, tensor
     return node?.opType === op && node.domain === '' && valueReaders(graph, links, name).length === 1 ? node : undefined
   }
   let current = tensor
-  const extra = producerOf(current, 'Slice')
-  const before = extra === undefined ? undefined : producerOf(extra.inputs[0], 'Slice')
-  if (before !== undefined && extra !== undefined) current = extra.inputs[0]
+  for (let slices = 1; slices < MAX_SLICES; slices++) {
+    const extra = producerOf(current, 'Slice')
+    if (extra === undefined || producerOf(extra.inputs[0], 'Slice') === undefined) break
+    current = extra.inputs[0]
+  }
   for (const op of [...ops].reverse()) {
     const node = producerOf(current, op)
-    if (node === undefined || (op === 'Pad' && !padsWithZeros(node, weights.floats))) return undefined
+    if (node === undefined || (op === 'Pad' && !padsWithZeros(node, weights))) return undefined
     current = node.inputs[0]
   }
   return current
@@ -163,7 +169,7 @@ function chainTo (graph: ModelGraph, links: GraphLinks, weights: Weights, tensor
 
 /** Every relative-position product the rewrite can take over. */
 function findBands (graph: ModelGraph, links: GraphLinks): Band[] {
-  const weights = floatInitializers(graph)
+  const weights = floatConstants(graph)
   const bands: Band[] = []
   graph.nodes.forEach((node, matmul) => {
     if (node.opType !== 'MatMul' || node.domain !== '' || node.inputs.length !== 2) return
