@@ -7,10 +7,11 @@
 // pads, reshapes and slices that moves the [L, 2L-1] result to [L, L] (and
 // the weights the other way). Outside the window every term is a zero, so
 // for a long sentence most of that arithmetic multiplies zeros: about a
-// fifth of a 45-word sentence's encoder (docs/engine.md).
+// quarter of a 45-word sentence's encoder (docs/engine.md).
 //
 // This rewrite computes the window only, with the same products summed in
-// the same order: the logits as the query times the 2·window+1 embeddings,
+// the same order (but where ONNX Runtime's GEMM sums a long row in blocks
+// and the window straddles two: docs/engine.md): the logits as the query times the 2·window+1 embeddings,
 // placed on the band around the diagonal of [L, L]; the output as the
 // weights' band times the embeddings. What it replaces is recognised by its
 // structure (the embedding reached through layout operators only, the
@@ -31,11 +32,11 @@ const LAYOUT_OPS = new Set(['Pad', 'Slice', 'Unsqueeze', 'Transpose'])
 /** No export puts more layout steps between an embedding and its MatMul. */
 const MAX_LAYOUT_STEPS = 8
 
-/** The export's chains between the MatMul and [L, L] (logits), and between
- * [L, L] and the MatMul (weights); each ends in slices, one per sliced axis
- * or one for several (and a traced export may slice an axis whole). */
-const TO_ABSOLUTE = ['Pad', 'Reshape', 'Pad', 'Reshape', 'Slice']
-const TO_RELATIVE = ['Pad', 'Reshape', 'Pad', 'Reshape', 'Slice']
+/** The export's chain between the MatMul and [L, L] (logits), and between
+ * [L, L] and the MatMul (weights): the same steps both ways. It ends in
+ * slices, one for several axes or one per axis (a traced export may slice
+ * an axis whole too), MAX_SLICES at most. */
+const EXPORT_CHAIN = ['Pad', 'Reshape', 'Pad', 'Reshape', 'Slice']
 const MAX_SLICES = 4
 
 export interface BandResult {
@@ -176,11 +177,11 @@ function findBands (graph: ModelGraph, links: GraphLinks): Band[] {
     const embedding = embeddingOf(graph, links, weights, node.inputs[1])
     if (embedding === undefined) return
     if (embedding.transposed) {
-      const replaced = chainFrom(graph, links, weights, node.outputs[0], TO_ABSOLUTE)
+      const replaced = chainFrom(graph, links, weights, node.outputs[0], EXPORT_CHAIN)
       if (replaced !== undefined) bands.push({ kind: 'logits', matmul, replaced, input: node.inputs[0], embedding: embedding.name, window: embedding.window })
       return
     }
-    const input = chainTo(graph, links, weights, node.inputs[0], TO_RELATIVE)
+    const input = chainTo(graph, links, weights, node.inputs[0], EXPORT_CHAIN)
     if (input !== undefined) bands.push({ kind: 'output', matmul, replaced: matmul, input, embedding: embedding.name, window: embedding.window })
   })
   return bands
