@@ -17,6 +17,11 @@ export interface ChunkingSettings {
   firstChunkFrames: number
   /** Phonemes per encoder run; a longer sentence is cut at a word boundary. */
   maxPhonemes: number
+  /** A streamed answer's first sentence longer than this is encoded in two
+   * runs, the first ending at a word boundary at most this many phonemes in,
+   * so its first audio waits for a short run only; the audio changes around
+   * the cut (docs/engine.md, "What the first chunk costs"). 0 or absent: never. */
+  firstRunPhonemes?: number
   /** Streamed: each chunk after the first as long as the sentence's audio
    * before it (up to chunkFrames), instead of the rest in chunkFrames. */
   growStreamChunks: boolean
@@ -48,6 +53,9 @@ export const DEFAULT_CHUNKING: ChunkingSettings = {
   // sentence is cut (Piper never cuts one), while the encoder's attention,
   // quadratic in phonemes, stays bounded.
   maxPhonemes: 800,
+  // Off: the exact audio is the default; an operator trades it for a sooner
+  // start of long first sentences.
+  firstRunPhonemes: 0,
   growStreamChunks: true,
   // Twice the audio before each chunk: a conversation's sentence takes about
   // half as many chunks, so the margins decoded twice cost less, and a chunk
@@ -193,7 +201,6 @@ export function flowParts (sentence: { busy: boolean, contended: boolean, encode
  * when a single word is longer. */
 export function capPhonemes (phonemes: Uint32Array, max: number): Uint32Array[] {
   if (phonemes.length <= max) return [phonemes]
-  const SPACE = 0x20
   const pieces: Uint32Array[] = []
   let start = 0
   while (phonemes.length - start > max) {
@@ -206,4 +213,31 @@ export function capPhonemes (phonemes: Uint32Array, max: number): Uint32Array[] 
   }
   pieces.push(phonemes.subarray(start))
   return pieces
+}
+
+/** Punctuation after which a first run would rather end (a pause is there already). */
+const CLAUSE_ENDS = new Set([',', ';', ':'].map(c => c.codePointAt(0) as number))
+const SPACE = 0x20
+
+/** The end of a first run of at most `limit` phonemes: after a clause's
+ * punctuation in its second half, else after its last word; 0 when no word
+ * ends within it. */
+function firstRunEnd (phonemes: Uint32Array, limit: number): number {
+  let word = 0
+  for (let i = Math.min(limit, phonemes.length - 1); i > 0; i--) {
+    if (phonemes[i] !== SPACE) continue
+    if (CLAUSE_ENDS.has(phonemes[i - 1]) && 2 * i >= limit) return i + 1
+    if (word === 0) word = i + 1
+  }
+  return word
+}
+
+/** A sentence's encoder runs: pieces of at most `maxPhonemes` (capPhonemes);
+ * when its first audio is due now and `firstRunPhonemes` is set, the first
+ * piece ends at a word boundary within that many phonemes. */
+export function encoderRuns (phonemes: Uint32Array, settings: ChunkingSettings, firstAudioDue: boolean): Uint32Array[] {
+  const limit = settings.firstRunPhonemes ?? 0
+  const end = firstAudioDue && limit > 0 && phonemes.length > limit ? firstRunEnd(phonemes, limit) : 0
+  if (end === 0) return capPhonemes(phonemes, settings.maxPhonemes)
+  return [phonemes.subarray(0, end), ...capPhonemes(phonemes.subarray(end), settings.maxPhonemes)]
 }

@@ -27,6 +27,8 @@ export interface VoicePoolOptions {
   onnxEncoderThreads: number
   /** Run the voice's 1-D convolutions as 2-D ones (default true; SessionOptions.liftConvolutions). */
   liftConvolutions?: boolean
+  /** Compute the encoder's attention over its window only (default true; SessionOptions.bandAttention). */
+  bandAttention?: boolean
   chunking: ChunkingSettings
   ortLibrary?: string
   espeakData?: string
@@ -89,7 +91,7 @@ export class VoicePool {
     const init: WorkerInit = {
       modelPath,
       config,
-      session: { intraOpThreads: options.onnxThreads, encoderIntraOpThreads: options.onnxEncoderThreads, interOpThreads: 1, liftConvolutions: options.liftConvolutions !== false },
+      session: { intraOpThreads: options.onnxThreads, encoderIntraOpThreads: options.onnxEncoderThreads, interOpThreads: 1, liftConvolutions: options.liftConvolutions !== false, bandAttention: options.bandAttention !== false },
       chunking: options.chunking,
       ortLibrary: options.ortLibrary,
       espeakData: options.espeakData

@@ -38,6 +38,8 @@ export interface ServiceConfig {
   onnxEncoderThreads: number
   /** Run split voices' 1-D convolutions as 2-D ones (src/engine/onnx/conv-lift.ts). */
   liftConvolutions: boolean
+  /** Compute the text encoder's relative-position attention over its window only (src/engine/onnx/relative-attention.ts). */
+  bandAttention: boolean
   /** A cap on loaded voices on top of the memory budget. */
   maxLoadedVoices: number
   /** Memory for loaded voices' weights and arenas; beyond it the least recently used idle ones go. */
@@ -199,6 +201,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     onnxEncoderThreads: integerSetting(read('TTS_ONNX_ENCODER_THREADS'), 1, 256, Math.max(onnxThreads, Math.min(2, CORES))),
     // Same audio, ~20 % less decoder time on ONNX Runtime's CPU kernels (docs/engine.md); 0 runs the graph as exported.
     liftConvolutions: choiceSetting(read('TTS_ONNX_LIFT_CONV'), ['0', '1'], '1') === '1',
+    // The same audio, ~20 % less encoder time for a 45-word sentence (docs/engine.md); 0 runs the attention as exported.
+    bandAttention: choiceSetting(read('TTS_ONNX_BAND_ATTENTION'), ['0', '1'], '1') === '1',
     maxLoadedVoices: integerSetting(read('TTS_MAX_LOADED_VOICES'), 1, 10_000, 64),
     voiceMemoryBytes,
     maxConcurrentInferences,
@@ -229,6 +233,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
       marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),
       firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
       maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes),
+      firstRunPhonemes: integerSetting(read('TTS_STREAM_FIRST_RUN_PHONEMES'), 0, 100_000, 0),
       growStreamChunks: scheduler === 'deadline',
       streamChunkGrowth: integerSetting(read('TTS_STREAM_CHUNK_GROWTH'), 1, 8, DEFAULT_CHUNKING.streamChunkGrowth),
       cut: choiceSetting(read('TTS_DECODER_CUT'), ['decoder', 'flow', 'staged'] as const, DEFAULT_CHUNKING.cut)

@@ -14,7 +14,7 @@
 // and a sentence whose peak is typical sounds as it would unstreamed.
 
 import {
-  capPhonemes, concatSamples, floatToPcm16, peakOf, scaleToPcm16, type ChunkingSettings, type SynthesisConfig
+  concatSamples, encoderRuns, floatToPcm16, peakOf, scaleToPcm16, type ChunkingSettings, type SynthesisConfig
 } from '../engine/index.js'
 import { setMaxListeners } from 'node:events'
 import type { VoicePool } from '../pool/voice-pool.js'
@@ -128,7 +128,7 @@ async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: Synt
   const tenant = options.tenant ?? ANONYMOUS
   const start = (s: number): void => {
     if (s >= sentences.length || work[s] !== undefined) return
-    const pieces = capPhonemes(sentences[s], options.chunking.maxPhonemes)
+    const pieces = encoderRuns(sentences[s], options.chunking, stream && s === 0)
       .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
         { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: options.clock }, options.clock, signal))
     for (const piece of pieces) piece.catch(() => {})

@@ -4,7 +4,7 @@
 // and hands them back in order (sentence-pipeline.ts).
 
 import type { Logger } from '../shared/logger.js'
-import { capPhonemes, espeakHasVoice, type Runtime, type SentenceWord, type SynthesisConfig } from '../engine/index.js'
+import { encoderRuns, espeakHasVoice, type Runtime, type SentenceWord, type SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync, sentencePhonemesWithWordsAsync } from '../engine/phonemes.js'
 import { VoiceBrokenError } from '../voices/errors.js'
 import { overloaded, voiceNotFound } from './errors.js'
@@ -220,14 +220,14 @@ export class Synthesizer {
   }
 
   /** A timing sink that adds each piece's words: its place in its sentence
-   * is where capPhonemes cut it, as the pipeline does. */
+   * is where encoderRuns cut it, as the pipeline does. */
   private withWords (prepared: PreparedSynthesis, phonemes: Uint32Array[], words: SentenceWord[][],
-    sink: NonNullable<RunOptions['onTiming']>): TimingSink {
+    sink: NonNullable<RunOptions['onTiming']>, streamed: boolean): TimingSink {
     const offsets: number[][] = []
     return async (timing, sentence, piece) => {
       if (offsets[sentence] === undefined) {
         let at = 0
-        offsets[sentence] = capPhonemes(phonemes[sentence], this.config.chunking.maxPhonemes).map(cut => { at += cut.length; return at - cut.length })
+        offsets[sentence] = encoderRuns(phonemes[sentence], this.config.chunking, streamed && sentence === 0).map(cut => { at += cut.length; return at - cut.length })
       }
       const offset = offsets[sentence][piece] ?? 0
       const inPiece = pieceWords(words[sentence] ?? [], offset, timing.phonemes.length - 2)
@@ -274,7 +274,7 @@ export class Synthesizer {
         sampleRate: prepared.sampleRate,
         text: prepared.text,
         clock: options.clock ?? this.clockFor(prepared, options.onChunk !== undefined),
-        withWords: (sentences, sink) => this.withWords(prepared, sentences.map(s => s.phonemes), sentences.map(s => s.words), sink)
+        withWords: (sentences, sink) => this.withWords(prepared, sentences.map(s => s.phonemes), sentences.map(s => s.words), sink, options.onChunk !== undefined)
       })
       return
     }
@@ -297,7 +297,7 @@ export class Synthesizer {
     if (options.onTiming !== undefined && options.words === true) {
       const sentences = await sentencePhonemesWithWordsAsync(this.runtime.binding, text, config)
       phonemes = sentences.map(s => s.phonemes)
-      onTiming = this.withWords(prepared, phonemes, sentences.map(s => originalWords(s.words, prepared.spoken)), options.onTiming)
+      onTiming = this.withWords(prepared, phonemes, sentences.map(s => originalWords(s.words, prepared.spoken)), options.onTiming, onChunk !== undefined)
     } else {
       phonemes = await sentencePhonemesAsync(this.runtime.binding, text, config)
     }

@@ -1,8 +1,8 @@
 // How sentences are cut: decoder chunks of a latent (planChunks) and phoneme
-// runs of a long sentence (capPhonemes).
+// runs of a long sentence (capPhonemes, encoderRuns).
 
 import t, { type Test } from 'tap'
-import { capPhonemes, DEFAULT_CHUNKING, flowParts, planChunks, SPREAD_MARGINS, windowedFlow, withMargin, type FrameRange } from '../../src/engine/chunking.js'
+import { capPhonemes, DEFAULT_CHUNKING, encoderRuns, flowParts, planChunks, SPREAD_MARGINS, windowedFlow, withMargin, type FrameRange } from '../../src/engine/chunking.js'
 
 const settings = { ...DEFAULT_CHUNKING, chunkFrames: 512, firstChunkFrames: 32, marginFrames: 32, streamChunkGrowth: 1 }
 
@@ -83,6 +83,21 @@ t.test('phonemes past the cap are cut after a space, or at the cap inside one lo
   t.same(back(capPhonemes(text('abc def'), 10)), ['abc def'])
   t.same(back(capPhonemes(text('abc def ghi'), 9)), ['abc def ', 'ghi'])
   t.same(back(capPhonemes(text('abcdefghij'), 4)), ['abcd', 'efgh', 'ij'])
+})
+
+t.test('a first run cut short only when asked, when the first audio is due, after a clause if one ends late enough', async t => {
+  const text = (s: string) => Uint32Array.from([...s].map(c => c.codePointAt(0) as number))
+  const back = (pieces: Uint32Array[]) => pieces.map(p => String.fromCodePoint(...p))
+  const sentence = text('ðə kwɪk, bɹaʊn fɒks dʒʌmps ˈoʊvə ðə leɪzi dɒɡ')
+  t.same(back(encoderRuns(sentence, DEFAULT_CHUNKING, true)), [String.fromCodePoint(...sentence)], 'off by default')
+  const asked = { ...DEFAULT_CHUNKING, firstRunPhonemes: 20 }
+  t.same(back(encoderRuns(sentence, asked, false)), [String.fromCodePoint(...sentence)], 'a sentence heard later: as it is')
+  t.same(back(encoderRuns(sentence, asked, true)), ['ðə kwɪk, bɹaʊn fɒks ', 'dʒʌmps ˈoʊvə ðə leɪzi dɒɡ'], 'after the last word within 20 phonemes')
+  t.same(back(encoderRuns(sentence, { ...asked, firstRunPhonemes: 14 }, true)), ['ðə kwɪk, ', 'bɹaʊn fɒks dʒʌmps ˈoʊvə ðə leɪzi dɒɡ'], 'after a comma in the second half of the run')
+  t.same(back(encoderRuns(sentence, { ...asked, firstRunPhonemes: 60 }, true)), [String.fromCodePoint(...sentence)], 'a sentence within the run: as it is')
+  t.same(back(encoderRuns(text('abcdefghij klm'), { ...asked, firstRunPhonemes: 5 }, true)), ['abcdefghij klm'], 'no word ends within the run: as it is')
+  const long = text('ab cd '.repeat(10))
+  t.same(encoderRuns(long, { ...asked, firstRunPhonemes: 7, maxPhonemes: 20 }, true).map(p => p.length), [6, 18, 18, 18], 'the rest within the cap')
 })
 
 t.test('streamed with lead: a sentence heard later starts with a chunk as long as the audio before it', async t => {

@@ -45,6 +45,20 @@ t.test('TTS_ONNX_LIFT_CONV: on by default, 0 turns it off, anything else is refu
     { code: 'ERR_CONFIG', message: 'Expected one of 0, 1 for TTS_ONNX_LIFT_CONV but received "yes" (string)' })
 })
 
+t.test('TTS_ONNX_BAND_ATTENTION: on by default, 0 turns it off', async t => {
+  t.equal(load({}).bandAttention, true)
+  t.equal(load({ TTS_ONNX_BAND_ATTENTION: '0' }).bandAttention, false)
+  t.throws(() => load({ TTS_ONNX_BAND_ATTENTION: 'no' }),
+    { code: 'ERR_CONFIG', message: 'Expected one of 0, 1 for TTS_ONNX_BAND_ATTENTION but received "no" (string)' })
+})
+
+t.test('TTS_STREAM_FIRST_RUN_PHONEMES: off (0) by default; a count cuts a stream\'s first sentence there', async t => {
+  t.equal(load({}).chunking.firstRunPhonemes, 0)
+  t.equal(load({ TTS_STREAM_FIRST_RUN_PHONEMES: '120' }).chunking.firstRunPhonemes, 120)
+  t.throws(() => load({ TTS_STREAM_FIRST_RUN_PHONEMES: '-1' }),
+    { code: 'ERR_CONFIG', message: 'Expected an integer from 0 to 100000 for TTS_STREAM_FIRST_RUN_PHONEMES but received "-1" (string)' })
+})
+
 t.test('TTS_SCHEDULER: deadline by default with growing stream chunks; fifo keeps the old order and chunks', async t => {
   const config = load({})
   t.equal(config.scheduler, 'deadline')

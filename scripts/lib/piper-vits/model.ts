@@ -23,6 +23,22 @@ export interface StandInOptions {
   seed: number
   /** Divides every width (tests build small copies quickly); 1 for the real size. */
   shrink?: number
+  /** Only the graph up to the text encoder's outputs, or up to the
+   * duration predictor's (with the prior's mean and log-variance): the
+   * same weights, to time the encoder's parts (scripts/bench-first-audio.ts). */
+  stopAt?: 'text' | 'durations'
+}
+
+const INPUTS: ValueInfo[] = [
+  { name: 'input', type: TensorType.INT64, shape: [1, 'phonemes'] },
+  { name: 'input_lengths', type: TensorType.INT64, shape: [1] },
+  { name: 'scales', type: TensorType.FLOAT, shape: [3] }
+]
+
+/** A model of the graph so far whose outputs are `outputs` ([1, channels, phonemes] each). */
+function partModel (b: GraphBuilder, inputs: ValueInfo[], outputs: string[]): Uint8Array {
+  const infos = outputs.map((name, i) => ({ name, type: TensorType.FLOAT, shape: [1, `channels_${i}`, 'phonemes'] }))
+  return encodeModel(b.graph('main_graph', inputs, infos), 15, 'chorus make-bench-voices')
 }
 
 function shrunk (h: VitsHyperparameters, by: number): VitsHyperparameters {
@@ -43,24 +59,21 @@ export function buildStandInVoice (o: StandInOptions): Uint8Array {
   // Single-speaker exports name the phoneme table `sid` (a quirk of the
   // trace); the engine's tests keep that case covered.
   const text = textEncoder(b, h, multi ? 'enc_p.emb.weight' : 'sid')
+  const inputs = multi ? [...INPUTS, { name: 'sid', type: TensorType.INT64, shape: [1] }] : INPUTS
+  if (o.stopAt === 'text') return partModel(b, inputs, [text.hidden, text.mean, text.logVariance])
   let g: string | undefined
   if (multi) {
     const table = b.weight('emb_g.weight', [o.speakers, h.gin], 1)
     g = unsqueeze(b, b.scope('emb_g', () => b.op('Gather', [table, 'sid'])), [2])
   }
   const logDurations = durationPredictor(b, h, { hidden: text.hidden, mask: text.mask, noiseW, g, shift: o.durationShift })
+  if (o.stopAt === 'durations') return partModel(b, inputs, [logDurations, text.mean, text.logVariance])
   const frames = expandToFrames(b, { logDurations, textMask: text.mask, lengthScale, mean: text.mean, logVariance: text.logVariance })
   const noise = b.op('Mul', [b.op('Mul', [b.op('RandomNormalLike', [frames.mean], { dtype: int(1) }), b.op('Exp', [frames.logVariance])]), noiseScale])
   const zp = b.op('Add', [frames.mean, noise])
   const z = b.op('Mul', [reverseFlow(b, h, zp, frames.mask, g), frames.mask])
   b.named('output', 'Unsqueeze', [generator(b, h, z, g), b.i64([1])])
 
-  const inputs: ValueInfo[] = [
-    { name: 'input', type: TensorType.INT64, shape: [1, 'phonemes'] },
-    { name: 'input_lengths', type: TensorType.INT64, shape: [1] },
-    { name: 'scales', type: TensorType.FLOAT, shape: [3] }
-  ]
-  if (multi) inputs.push({ name: 'sid', type: TensorType.INT64, shape: [1] })
   const graph = b.graph('main_graph', inputs, [{ name: 'output', type: TensorType.FLOAT, shape: [1, 1, 1, 'time'] }])
   return encodeModel(graph, 15, 'chorus make-bench-voices')
 }

@@ -5,13 +5,10 @@
 // convolutions and transposed convolutions are written for 2-D), and Piper's
 // decoder is nearly all 1-D convolutions: docs/engine.md has the figures.
 
-import { bytesField, bytesFieldHeader, concat, fields, fieldString, stringField, varintField, WIRE_BYTES, WIRE_VARINT } from './protobuf.js'
+import { bytesField, bytesFieldHeader, concat, fields, fieldString, stringField, varintField, WIRE_BYTES } from './protobuf.js'
+import { defaultOpset, freshName, int64Initializer, intsAttribute, nodeMessage, tensorNames } from './graph-edit.js'
 import { payloadOf, readModelGraph, readTensorFields, type GraphNode, type ModelGraph, type Span } from './model-graph.js'
-import {
-  ATTRIBUTE_INTS, ATTRIBUTE_NAME, ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_INTS, GRAPH_INITIALIZER, GRAPH_NODE, MODEL_OPSET_IMPORT, modelWithGraph,
-  NODE_ATTRIBUTE, NODE_INPUT, NODE_OP_TYPE, NODE_OUTPUT, OPSET_DOMAIN, OPSET_VERSION, TENSOR_DATA_TYPE, TENSOR_DIMS, TENSOR_NAME,
-  TENSOR_RAW_DATA, TYPE_INT64
-} from './onnx-proto.js'
+import { ATTRIBUTE_NAME, GRAPH_INITIALIZER, GRAPH_NODE, modelWithGraph, NODE_ATTRIBUTE, NODE_INPUT, NODE_OUTPUT, TENSOR_DIMS } from './onnx-proto.js'
 
 const LIFTED_OPS = new Set(['Conv', 'ConvTranspose'])
 
@@ -25,23 +22,6 @@ export interface LiftResult {
   bytes: Uint8Array
   /** Convolutions rewritten; 0 leaves `bytes` the model as it was. */
   lifted: number
-}
-
-/** The default domain's opset the model imports (0 when it names none). */
-function defaultOpset (graph: ModelGraph): number {
-  const { bytes } = graph
-  for (const span of graph.modelFields) {
-    const field = fields(bytes, span.start, span.end).next().value
-    if (field === undefined || field.number !== MODEL_OPSET_IMPORT || field.wireType !== WIRE_BYTES) continue
-    let domain = ''
-    let version = 0
-    for (const f of fields(bytes, field.valueStart, field.valueEnd)) {
-      if (f.number === OPSET_DOMAIN && f.wireType === WIRE_BYTES) domain = fieldString(bytes, f)
-      else if (f.number === OPSET_VERSION && f.wireType === WIRE_VARINT) version = f.varint
-    }
-    if (domain === '' || domain === 'ai.onnx') return version
-  }
-  return 0
 }
 
 /** The nodes that can be lifted: a 1-D Conv or ConvTranspose of the default
@@ -76,19 +56,6 @@ function liftable (graph: ModelGraph): { nodes: Set<number>, weights: Map<string
     weights.set(weight, dims.get(weight) as number[])
   }
   return { nodes, weights }
-}
-
-function intsAttribute (name: string, values: number[]): Uint8Array {
-  return bytesField(NODE_ATTRIBUTE, concat([
-    stringField(ATTRIBUTE_NAME, name), ...values.map(v => varintField(ATTRIBUTE_INTS, v)), varintField(ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_INTS)
-  ]))
-}
-
-function nodeMessage (opType: string, inputs: string[], outputs: string[], attributes: Uint8Array[] = []): Uint8Array {
-  return bytesField(GRAPH_NODE, concat([
-    ...inputs.map(i => stringField(NODE_INPUT, i)), ...outputs.map(o => stringField(NODE_OUTPUT, o)),
-    stringField(NODE_OP_TYPE, opType), ...attributes
-  ]))
 }
 
 /** The convolution node with new inputs and outputs and its spatial
@@ -132,14 +99,6 @@ function liftedWeight (bytes: Uint8Array, span: Span, dims: number[]): Uint8Arra
   return [bytesFieldHeader(GRAPH_INITIALIZER, length), ...parts]
 }
 
-/** A name no tensor of the graph has. */
-function freshName (taken: Set<string>, base: string): string {
-  let name = base
-  for (let n = 1; taken.has(name); n++) name = `${base}_${n}`
-  taken.add(name)
-  return name
-}
-
 /** Rewrites the model's liftable 1-D convolutions as 2-D ones. Throws
  * ProtobufError when the bytes are not an ONNX model. */
 export function liftConvolutions (modelBytes: Uint8Array): LiftResult {
@@ -152,19 +111,13 @@ export function liftGraph (graph: ModelGraph): LiftResult {
   if (lifted.size === 0) return { bytes: graph.bytes, lifted: 0 }
   const { bytes } = graph
   const copy = (s: Span) => bytes.subarray(s.start, s.end)
-  const taken = new Set<string>([
-    ...graph.nodes.flatMap(n => [...n.inputs, ...n.outputs]), ...graph.initializers.map(i => i.name), ...graph.inputs.map(i => i.name)
-  ])
+  const taken = tensorNames(graph)
   const axesAsInput = defaultOpset(graph) >= AXES_AS_INPUT_OPSET
   const extraInitializers: Uint8Array[] = []
   let axesName = ''
   if (axesAsInput) {
     axesName = freshName(taken, 'chorus_lift_axes')
-    const value = new Uint8Array(8)
-    new DataView(value.buffer).setBigInt64(0, 2n, true)
-    extraInitializers.push(bytesField(GRAPH_INITIALIZER, concat([
-      varintField(TENSOR_DIMS, 1), varintField(TENSOR_DATA_TYPE, TYPE_INT64), stringField(TENSOR_NAME, axesName), bytesField(TENSOR_RAW_DATA, value)
-    ])))
+    extraInitializers.push(int64Initializer(axesName, [2]))
   }
   const reshape = (opType: string, input: string, output: string) => axesAsInput
     ? nodeMessage(opType, [input, axesName], [output])

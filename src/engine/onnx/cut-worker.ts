@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { cutModel, cutStaged, planSplit, type CutPlan, type DecoderSplit } from './decoder-split.js'
 import { cutBytes, type CutterData, type CutterReply, type EndReply } from './model-cutter.js'
 import { liftConvolutions, liftGraph } from './conv-lift.js'
+import { bandAttention, bandAttentionGraph } from './relative-attention.js'
 import { encoderTemplate, type EncoderTemplate } from './encoder-template.js'
 import { readModelGraph, type ModelGraph } from './model-graph.js'
 
@@ -26,14 +27,15 @@ function templateOf (encoder: Uint8Array): Partial<EncoderTemplate> {
   }
 }
 
-/** The end of the cuts: with the whole model lifted, when asked for. */
-function end (graph: ModelGraph, lift: boolean, reasons: string[]): EndReply {
-  if (!lift) return { kind: 'end', reasons }
-  const lifted = liftGraph(graph)
-  return lifted.lifted > 0 ? { kind: 'end', reasons, whole: owning(lifted.bytes) } : { kind: 'end', reasons }
+/** The end of the cuts: with the whole model rewritten, when asked for. */
+function end (graph: ModelGraph, { lift, band }: CutterData, reasons: string[]): EndReply {
+  const banded = band ? bandAttentionGraph(graph) : { bytes: graph.bytes, rewritten: 0 }
+  const lifted = lift ? liftGraph(banded.rewritten > 0 ? readModelGraph(banded.bytes) : graph) : { bytes: banded.bytes, lifted: 0 }
+  return banded.rewritten + lifted.lifted > 0 ? { kind: 'end', reasons, whole: owning(lifted.bytes) } : { kind: 'end', reasons }
 }
 
-async function * replies ({ modelPath, only, template, lift, split }: CutterData): AsyncGenerator<CutterReply, CutterReply> {
+async function * replies (data: CutterData): AsyncGenerator<CutterReply, CutterReply> {
+  const { modelPath, only, template, lift, band, split } = data
   let bytes: Uint8Array
   try {
     bytes = await readFile(modelPath)
@@ -49,8 +51,8 @@ async function * replies ({ modelPath, only, template, lift, split }: CutterData
     // Not readable as ONNX: ONNX Runtime reports what is wrong with it.
     return { kind: 'end', reasons: [(error as Error).message] }
   }
-  if (!split) return end(graph, lift, [])
-  if (plan.mode === 'whole') return end(graph, lift, [plan.reason])
+  if (!split) return end(graph, data, [])
+  if (plan.mode === 'whole') return end(graph, data, [plan.reason])
   let reasons: string[] = []
   const single = (cut: CutPlan) => ({ cut: cut.cut, make: () => cutModel(plan.graph, cut) })
   // The decoder cut is the staged split's fallback.
@@ -64,12 +66,13 @@ async function * replies ({ modelPath, only, template, lift, split }: CutterData
       reasons.push(`${cut.cut} cut: ${parts}`)
       continue
     }
-    // The encoder stays as exported: lifting it gains nothing measurable
-    // (docs/engine.md), and a shared encoder's weights are inputs, which
-    // ONNX Runtime's faster 2-D kernels do not take, so a voice's audio
-    // would then depend on whether its encoder is shared.
+    // The encoder's convolutions stay 1-D: lifting them gains nothing
+    // measurable (docs/engine.md), and a shared encoder's weights are inputs,
+    // which ONNX Runtime's faster 2-D kernels do not take, so a voice's audio
+    // would then depend on whether its encoder is shared. Its attention is
+    // computed over the window only (relative-attention.ts).
     const part = (bytes: Uint8Array) => owning(lift ? liftConvolutions(bytes).bytes : bytes)
-    const encoder = owning(parts.encoder)
+    const encoder = owning(band ? bandAttention(parts.encoder).bytes : parts.encoder)
     yield {
       kind: 'cut',
       encoder,
@@ -83,7 +86,7 @@ async function * replies ({ modelPath, only, template, lift, split }: CutterData
     }
     reasons = []
   }
-  return end(graph, lift, reasons)
+  return end(graph, data, reasons)
 }
 
 const port = parentPort

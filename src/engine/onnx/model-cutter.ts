@@ -21,6 +21,9 @@ export interface CutterData {
   /** Whether to write the parts' 1-D convolutions as 2-D ones (conv-lift.ts);
    * the end then carries the whole model so written, for a voice that runs whole. */
   lift: boolean
+  /** Whether to compute the encoder's relative-position attention over its
+   * window only (relative-attention.ts); the whole model's too. */
+  band: boolean
   /** Whether to cut at all (false: only the lifted whole model is made). */
   split: boolean
 }
@@ -56,7 +59,7 @@ export function cutBytes (reply: CutReply): Uint8Array[] {
 export interface EndReply {
   kind: 'end'
   reasons: string[]
-  /** The whole model with its convolutions lifted, when asked for and there were any. */
+  /** The whole model rewritten (convolutions lifted, attention banded), when asked for and there was anything to rewrite. */
   whole?: Uint8Array
 }
 

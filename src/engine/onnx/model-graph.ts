@@ -4,11 +4,11 @@
 // initializers, inputs and outputs, each with the byte range of its message so
 // it can be written back unchanged. Field numbers: onnx-proto.ts.
 
-import { fields, fieldString, ProtobufError, WIRE_BYTES, WIRE_VARINT, type Field } from './protobuf.js'
+import { fields, fieldString, ProtobufError, WIRE_BYTES, WIRE_FIXED32, WIRE_VARINT, type Field } from './protobuf.js'
 import {
   ATTRIBUTE_INT, ATTRIBUTE_INTS, ATTRIBUTE_NAME, ATTRIBUTE_STRING, ATTRIBUTE_TENSOR, GRAPH_INITIALIZER, GRAPH_INPUT, GRAPH_NODE,
   GRAPH_OUTPUT, GRAPH_SPARSE_INITIALIZER, GRAPH_VALUE_INFO, MODEL_GRAPH, NODE_ATTRIBUTE, NODE_DOMAIN, NODE_INPUT, NODE_OP_TYPE,
-  NODE_OUTPUT, TENSOR_DATA_TYPE, TENSOR_DIMS, TENSOR_INT32_DATA, TENSOR_INT64_DATA, TENSOR_NAME, TENSOR_RAW_DATA, TYPE_INT32,
+  NODE_OUTPUT, TENSOR_DATA_TYPE, TENSOR_DIMS, TENSOR_FLOAT_DATA, TENSOR_INT32_DATA, TENSOR_INT64_DATA, TENSOR_NAME, TENSOR_RAW_DATA, TYPE_FLOAT, TYPE_INT32,
   TYPE_INT64, VALUE_INFO_NAME
 } from './onnx-proto.js'
 
@@ -31,6 +31,8 @@ export interface GraphNode extends Span {
   strings: Record<string, string>
   /** A Constant node's value, when it is a short integer tensor. */
   intValue?: number[]
+  /** A Constant node's value, when it is a single float. */
+  floatValue?: number
 }
 
 export interface NamedSpan extends Span {
@@ -125,6 +127,19 @@ function readIntTensor (bytes: Uint8Array, start: number, end: number): number[]
   return values.length === count ? values : undefined
 }
 
+/** A TensorProto's value when it holds exactly one float (raw_data or float_data). */
+export function readSingleFloat (bytes: Uint8Array, start: number, end: number): number | undefined {
+  const { dims, type, raw } = readTensorFields(bytes, start, end)
+  if (type !== TYPE_FLOAT || dims.reduce((product, d) => product * d, 1) !== 1) return undefined
+  let at = raw !== undefined && raw.valueEnd - raw.valueStart === 4 ? raw.valueStart : undefined
+  for (const field of fields(bytes, start, end)) {
+    // float_data: packed (4 bytes for one value) or a single fixed32.
+    const packed = field.wireType === WIRE_BYTES && field.valueEnd - field.valueStart === 4
+    if (field.number === TENSOR_FLOAT_DATA && (packed || field.wireType === WIRE_FIXED32)) at = field.valueStart
+  }
+  return at === undefined ? undefined : new DataView(bytes.buffer, bytes.byteOffset + at, 4).getFloat32(0, true)
+}
+
 function readAttribute (bytes: Uint8Array, attribute: Field, node: GraphNode): void {
   let name = ''
   const values: number[] = []
@@ -140,6 +155,7 @@ function readAttribute (bytes: Uint8Array, attribute: Field, node: GraphNode): v
   if (text !== undefined) node.strings[name] = text
   if (tensor !== undefined && name === 'value' && node.opType === 'Constant') {
     node.intValue = readIntTensor(bytes, tensor.valueStart, tensor.valueEnd)
+    node.floatValue = readSingleFloat(bytes, tensor.valueStart, tensor.valueEnd)
   }
 }
 

@@ -34,10 +34,12 @@ export const ATTRIBUTE_STRING = 4
 export const ATTRIBUTE_TENSOR = 5
 export const ATTRIBUTE_INTS = 8
 export const ATTRIBUTE_TYPE = 20
+export const ATTRIBUTE_TYPE_INT = 2
 export const ATTRIBUTE_TYPE_INTS = 7
 // TensorProto, and its DataType values
 export const TENSOR_DIMS = 1
 export const TENSOR_DATA_TYPE = 2
+export const TENSOR_FLOAT_DATA = 4
 export const TENSOR_INT32_DATA = 5
 export const TENSOR_INT64_DATA = 7
 export const TENSOR_NAME = 8
