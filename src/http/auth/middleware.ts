@@ -16,7 +16,7 @@ import { bearerMatches } from '../../shared/bearer.js'
 
 const ADMIN_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="chorus-admin"' }
 
-export const PUBLIC_PATHS: readonly string[] = ['/health', '/ready', '/', '/playground.js', '/playground.css']
+const PUBLIC_PATHS: readonly string[] = ['/health', '/ready', '/', '/playground.js', '/playground.css']
 
 export function admission (access: ApiAccess, options: { metricsPublic: boolean }): Koa.Middleware<ChorusState> {
   const open = new Set([...PUBLIC_PATHS, ...(options.metricsPublic ? ['/metrics'] : [])])
