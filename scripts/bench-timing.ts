@@ -17,6 +17,7 @@ import { openLocalSpeech } from '../src/service/server.js'
 import { createLogger } from '../src/shared/logger.js'
 import { TIMING_KINDS } from '../src/synthesis/timing.js'
 import { median } from '../bench/stats.js'
+import { localAdmission } from '../src/synthesis/speech-admission.js'
 
 const { values: flags } = parseArgs({ options: { voice: { type: 'string' }, runs: { type: 'string', default: '10' } } })
 const voicePath = flags.voice ?? join(await ensureBenchVoices(), 'en_US-bench-medium.onnx')
@@ -35,7 +36,7 @@ const local = await openLocalSpeech(loadServiceConfig({ TTS_VOICE_DIR: dir, TTS_
 /** CPU seconds per audio second of one whole WAV answer. */
 async function once (timing: boolean): Promise<number> {
   const before = process.cpuUsage()
-  const speech = await local.speech.open({ request: { text: REPLY, voice: name, stream: false }, format: 'wav', stream: false, log, ...(timing ? { timestamps: TIMING_KINDS } : {}) })
+  const speech = await local.speech.open({ request: { text: REPLY, voice: name, stream: false }, format: 'wav', stream: false, log, admission: localAdmission(), ...(timing ? { timestamps: TIMING_KINDS } : {}) })
   let bytes = 0
   for await (const chunk of speech.chunks) if (chunk.kind === 'audio') bytes += chunk.bytes.length
   const used = process.cpuUsage(before)

@@ -1,24 +1,49 @@
-// Who may use the service, and how much: the keys in force (KeyStore) and
-// the quotas per key (Quotas), behind the few calls every protocol makes.
-// HTTP routes get them from the middleware (middleware.ts); the WebSocket
-// upgrade calls authenticateUpgrade() and, per speech, openStream(). Without
-// a keys file every request is anonymous and nothing is limited, as before.
+// Who may use the service, and how much: the one admission every way in
+// calls before any work. admit() decides a request at its door (an HTTP
+// request before routing, a WebSocket upgrade before it is accepted): where
+// it comes from (host and page, request-source.ts), its key (401), its
+// key's requests per minute (429), and its tenant. Each speech it asks for
+// then goes through Admission.speech(): the key's audio and concurrency
+// quotas (429), and the registration that the speech service requires
+// (SpeechRequest.admission), so its audio is counted against the key and
+// its work scheduled in the key's share. Without a keys file every request
+// is anonymous and unlimited, each connection its own share (tenant.ts).
 
 import type { IncomingHttpHeaders } from 'node:http'
-import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
+import type { SpeechAdmission } from '../synthesis/speech-admission.js'
+import { isChorusError } from '../errors.js'
 import { unauthorized } from './errors.js'
 import type { KeyStore } from './key-store.js'
-import type { ApiKey } from './keys-file.js'
 import { presentedKey } from './presented-key.js'
 import type { Quotas } from './quotas.js'
+import { checkSource, type SourceRules } from './request-source.js'
+import { ANONYMOUS, ConnectionShares, keyTenant, type Tenant } from './tenant.js'
 
-/** Who a request speaks for. */
-export interface Identity {
-  /** The key it presented; undefined when keys are off or the path is public. */
-  key?: ApiKey
+/** A request at a door, as admission reads it. */
+export interface Door {
+  method: string
+  headers: IncomingHttpHeaders
+  /** The request target as sent: a WebSocket upgrade's may carry the key (api_key). */
+  url: string
+  upgrade: boolean
+  /** The client's connection (its socket): without a key, its own share of the slots. */
+  connection: object
+  /** A path anyone may use (probes, the playground): no key is asked. */
+  open: boolean
+}
+
+/** A request let in, and who it speaks for. */
+export interface Admission {
   tenant: Tenant
   /** Whether keys are configured at all. */
   keysRequired: boolean
+  /** CORS answers for an allowed foreign page (empty for other requests). */
+  cors: Record<string, string>
+  /** A browser's preflight from an allowed page: to be answered at once; nothing was admitted. */
+  preflight: boolean
+  /** Admits one speech against the key's audio and concurrency quotas (429
+   * beyond) and registers it: what SpeechRequest.admission takes. */
+  speech: () => SpeechAdmission
 }
 
 /** What the per-key metrics count; names are the keys file's plus "anonymous". */
@@ -31,7 +56,9 @@ export interface AccessCounts {
 }
 
 export class ApiAccess {
-  constructor (readonly store: KeyStore | undefined, readonly quotas: Quotas, private readonly counts: AccessCounts) {
+  private readonly connections = new ConnectionShares()
+
+  constructor (readonly store: KeyStore | undefined, readonly quotas: Quotas, private readonly counts: AccessCounts, private readonly rules: SourceRules) {
     store?.on('reloaded', names => {
       quotas.retain(names)
       counts.retain(names)
@@ -42,62 +69,69 @@ export class ApiAccess {
     return this.store !== undefined
   }
 
-  /** Anyone, for the public paths (/health, /ready) and with keys off. */
-  anonymous (): Identity {
-    return { tenant: ANONYMOUS, keysRequired: this.keysRequired }
+  /**
+   * The one check at every door: host and page (421, 403), key (401), the
+   * key's requests per minute (429), then the tenant. A refusal after the
+   * page was allowed carries its CORS answers, so the page can read it.
+   */
+  admit (door: Door): Admission {
+    const source = checkSource(door.method, door.headers, this.rules)
+    if (source.preflight) {
+      const speech = (): never => { throw new Error('A preflight asks for no speech') }
+      return { tenant: this.connections.of(door.connection), keysRequired: this.keysRequired, cors: source.cors, preflight: true, speech }
+    }
+    try {
+      const tenant = this.tenantOf(door)
+      this.admitRequest(tenant)
+      return { tenant, keysRequired: this.keysRequired, cors: source.cors, preflight: false, speech: () => this.admitSpeech(tenant) }
+    } catch (error) {
+      if (isChorusError(error)) Object.assign(error.headers, source.cors)
+      throw error
+    }
   }
 
-  /** The request's identity from its headers (and, for an upgrade, its URL); 401 without a valid key. */
-  authenticate (headers: IncomingHttpHeaders, upgradeUrl?: string): Identity {
-    if (this.store === undefined) return this.anonymous()
-    const presented = presentedKey(headers, upgradeUrl)
+  private tenantOf (door: Door): Tenant {
+    if (this.store === undefined || door.open) return this.connections.of(door.connection)
+    const presented = presentedKey(door.headers, door.upgrade ? door.url : undefined)
     const key = presented === undefined ? undefined : this.store.find(presented)
     if (key === undefined) {
-      this.counts.refused(ANONYMOUS.name, 401)
+      this.counts.refused(ANONYMOUS, 401)
       throw unauthorized(presented !== undefined)
     }
-    return { key, tenant: { name: key.name, weight: key.weight }, keysRequired: true }
-  }
-
-  /**
-   * For the WebSocket helper, on an upgrade: the key may also come as the
-   * query parameter api_key. Counts the upgrade as one request of its key;
-   * throws the 401 or 429 to answer the upgrade with.
-   */
-  authenticateUpgrade (headers: IncomingHttpHeaders, url: string): Identity {
-    const identity = this.authenticate(headers, url)
-    this.admitRequest(identity)
-    return identity
+    return keyTenant(key)
   }
 
   /** Counts a request against its key's requests per minute (429 beyond). */
-  admitRequest (identity: Identity): void {
-    this.counts.request(identity.tenant.name)
-    if (identity.key === undefined) return
+  private admitRequest (tenant: Tenant): void {
+    this.counts.request(tenant.name)
+    if (tenant.key === undefined) return
     try {
-      this.quotas.admitRequest(identity.key)
+      this.quotas.admitRequest(tenant.key)
     } catch (error) {
-      this.counts.refused(identity.tenant.name, 429)
+      this.counts.refused(tenant.name, 429)
       throw error
     }
   }
 
-  /** Admits one speech against its key's audio and concurrency quotas
-   * (429 beyond); call the release when its response has ended. */
-  openStream (identity: Identity): () => void {
-    if (identity.key === undefined) return () => {}
-    try {
-      return this.quotas.admitStream(identity.key)
-    } catch (error) {
-      this.counts.refused(identity.tenant.name, 429)
-      throw error
+  private admitSpeech (tenant: Tenant): SpeechAdmission {
+    let release = (): void => {}
+    if (tenant.key !== undefined) {
+      try {
+        release = this.quotas.admitStream(tenant.key)
+      } catch (error) {
+        this.counts.refused(tenant.name, 429)
+        throw error
+      }
     }
-  }
-
-  /** Audio made for a tenant: its metrics and its audio quota. */
-  chargeAudio (tenant: Tenant, seconds: number): void {
-    this.counts.audio(tenant.name, seconds)
-    this.quotas.chargeAudio(tenant.name, seconds)
+    return {
+      tenant: tenant.name,
+      share: tenant.share,
+      charge: seconds => {
+        this.counts.audio(tenant.name, seconds)
+        this.quotas.chargeAudio(tenant.name, seconds)
+      },
+      release
+    }
   }
 
   close (): void {

@@ -23,3 +23,11 @@ export function quotaExceeded (name: string, quota: string, limit: number, retry
     `The key "${name}" is over its quota of ${limit} ${unit}: retry in ${retryAfterSeconds} s`,
     { status: 429, details: { quota, limit, retry_after: retryAfterSeconds }, headers: { 'Retry-After': String(retryAfterSeconds) } })
 }
+
+/** A Host name not on TTS_ALLOWED_HOSTS (DNS rebinding, or a wrong name). */
+export function misdirected (host: string | undefined): ChorusError {
+  const named = host === undefined ? 'names no valid host' : `names the host "${host}"`
+  return new ChorusError('ERR_MISDIRECTED_REQUEST',
+    `This request ${named}, which this service does not answer to: add it to TTS_ALLOWED_HOSTS to serve it`,
+    { status: 421, details: host === undefined ? {} : { host } })
+}

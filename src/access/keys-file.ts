@@ -4,10 +4,13 @@
 //   { "keys": { "<key>": { "name": "bot-a", "role": "user", "weight": 2,
 //       "quotas": { "requests_per_minute": 120, "audio_seconds_per_minute": 600, "concurrent_streams": 4 } } } }
 // A message about an entry names it by its position and name, never by its
-// key: configuration errors end up in logs.
+// key, and quotes no value that could be one (a string as long as a key, or
+// anything holding strings); a file that is not JSON is reported by line
+// and column, never by its text: configuration errors end up in logs.
 
 import { readFileSync, statSync } from 'node:fs'
 import { ConfigError } from '../errors.js'
+import { jsonSyntaxFault } from '../shared/json-syntax.js'
 import { describeValue, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 
 export type Role = 'user' | 'admin'
@@ -37,6 +40,7 @@ const MAX_KEYS_FILE_BYTES = 1024 * 1024
 /** Long enough that guessing is hopeless, in the alphabets of hex, base64 and
  * base64url, so a key fits a header and a query parameter unchanged. */
 const KEY = /^[A-Za-z0-9._~+/=-]{16,256}$/
+const SHORTEST_KEY = 16
 /** A name is a metrics label and a log field. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 /** The name of requests made without keys configured (see tenant.ts). */
@@ -54,13 +58,13 @@ const KEYS_FILE_VARIABLE = 'TTS_API_KEYS_FILE'
 export function parseKeysFile (text: string, file: string): ApiKey[] {
   const where = `${KEYS_FILE_VARIABLE} (${file})`
   const fail = (what: string, name: string, value: unknown): never => {
-    throw new ConfigError(`Expected ${what} for ${name} in ${where} but received ${describeValue(value)}`)
+    throw new ConfigError(`Expected ${what} for ${name} in ${where} but received ${describeSafely(value)}`)
   }
   let document: unknown
   try {
     document = JSON.parse(text)
-  } catch (error) {
-    throw new ConfigError(`Expected JSON in ${where} but it does not parse: ${(error as Error).message}`)
+  } catch {
+    throw new ConfigError(`Expected JSON in ${where} but it does not parse${faultPlace(text)} (the text is not shown: it holds keys)`)
   }
   if (!isPlainObject(document)) fail('an object {"keys": {…}}', 'the file', document)
   const root = document as Record<string, unknown>
@@ -94,6 +98,21 @@ export function parseKeysFile (text: string, file: string): ApiKey[] {
     if (!isFiniteNumber(weight) || weight <= 0 || weight > 1000) fail('a number above 0 and at most 1000', entry('weight'), weight)
     return { key, name: name as string, role: role as Role, weight: weight as number, quotas: parseQuotas(fields.quotas, entry('quotas'), fail) }
   })
+}
+
+/** A value as a message may show it: a string shorter than any key, or a
+ * number, boolean or null; anything else only by its kind and size. */
+function describeSafely (value: unknown): string {
+  if (typeof value === 'string') return value.length < SHORTEST_KEY ? describeValue(value) : `a value not shown (a string of ${value.length} characters)`
+  if (Array.isArray(value)) return `a value not shown (an array of ${value.length} items)`
+  if (value !== null && typeof value === 'object') return 'a value not shown (an object)'
+  return describeValue(value)
+}
+
+/** Where JSON's grammar stops, in words: " at line 3, column 7 (expected ':')". */
+function faultPlace (text: string): string {
+  const fault = jsonSyntaxFault(text)
+  return fault === undefined ? '' : ` at line ${fault.line}, column ${fault.column} (expected ${fault.expected})`
 }
 
 function parseQuotas (value: unknown, name: string, fail: (what: string, name: string, value: unknown) => never): KeyQuotas {

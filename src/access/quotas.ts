@@ -113,6 +113,11 @@ export class Quotas {
     this.use.get(name)?.audio.add(this.clock(), seconds)
   }
 
+  /** Audio seconds charged to a key in the sliding minute. */
+  audioSeconds (name: string): number {
+    return this.use.get(name)?.audio.total(this.clock()) ?? 0
+  }
+
   /** Open speech responses of a key. */
   openStreams (name: string): number {
     return this.use.get(name)?.streams.size ?? 0

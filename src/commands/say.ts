@@ -23,6 +23,7 @@ import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage, hasVisibleText } from '../validate.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 import { assertVoiceName } from '../voices/voice-name.js'
+import { localAdmission } from '../synthesis/speech-admission.js'
 
 export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
          [--noise-scale X] [--noise-w X] [--sentence-silence S] [--normalize]
@@ -110,7 +111,7 @@ async function speak (request: TtsRequest, config: ServiceConfig, format: AudioF
     const name = request.voice ?? defaultVoiceStatus(config, voice => local.registry.get(voice) !== undefined).effective
     // Checked here first, so that a missing voice names the folder searched.
     resolveVoice(local.registry, assertVoiceName(name), config.voiceDir)
-    const speech = await local.speech.open({ request: { ...request, voice: name }, format, stream: false, log, ...(timing !== undefined ? { timestamps: TIMING_KINDS } : {}) })
+    const speech = await local.speech.open({ request: { ...request, voice: name }, format, stream: false, log, admission: localAdmission(), ...(timing !== undefined ? { timestamps: TIMING_KINDS } : {}) })
     let bytes = 0
     // Each write awaited before the next chunk is read: the disk paces the synthesis.
     for await (const chunk of speech.chunks) {

@@ -2,18 +2,14 @@
 // take the speech service and their few settings). The service (the composition
 // root) builds them; http depends on no service module, only on these shapes.
 
-import type { Logger } from '../shared/logger.js'
 import type { EncoderPool } from '../audio/encoder-pool.js'
-import type { Runtime } from '../engine/index.js'
-import type { PoolManager } from '../pool/pool-manager.js'
-import type { Preloader } from '../pool/preload.js'
-import type { VoiceTarget } from '../openai/voice-map.js'
 import type { ServiceMetrics } from './metrics.js'
 import type { ApiAccess } from '../access/access.js'
+import type { VoiceTarget } from '../openai/voice-map.js'
 import type { PhraseCache } from '../synthesis/phrase-cache.js'
+import type { ReadinessSources } from '../synthesis/readiness.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
-import type { Synthesizer } from '../synthesis/synthesizer.js'
-import type { VoiceRegistry } from '../voices/registry.js'
+import type { VoiceSources } from '../synthesis/voice-info.js'
 import type { VoiceInstaller } from '../voices/installer.js'
 import type { LexiconStore } from '../lexicons/store.js'
 
@@ -32,20 +28,17 @@ export interface HttpSettings {
   adminToken: string | undefined
 }
 
-export interface ServiceDeps {
+/** The voices' pools, the runtime and the preloader come as the synthesis
+ * layer's sources (readiness, voice descriptions): http reads them only
+ * through it. */
+export interface ServiceDeps extends ReadinessSources, VoiceSources {
   config: HttpSettings
-  log: Logger
-  runtime: Runtime
-  registry: VoiceRegistry
-  pools: PoolManager
-  synthesizer: Synthesizer
   /** Every route's speech, from checked request to bytes. */
   speech: SpeechService
   cache: PhraseCache
   metrics: ServiceMetrics
-  /** API keys and quotas (auth/access.ts); anonymous and unlimited without a keys file. */
+  /** Admission: API keys, quotas, tenants (src/access/); anonymous and unlimited without a keys file. */
   access: ApiAccess
-  preload: Preloader
   encoders: EncoderPool
   /** Installs and removes voices for the admin API. */
   installer: VoiceInstaller

@@ -2,9 +2,7 @@
 // several services in one process (tests) do not collide.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { NativeTaskTimes } from '../engine/native.js'
 import type { SpeechMetrics } from '../synthesis/speech-service.js'
-import type { Tenant } from '../pool/tenant.js'
 import type { AccessCounts } from '../access/access.js'
 
 export interface MetricsSources {
@@ -22,7 +20,7 @@ export interface MetricsSources {
   /** Seconds granted inferences waited for a slot, summed (the gate's). */
   inferenceWaitSeconds: () => number
   /** The addon's async tasks' totals (engine/task-times.ts). */
-  engineTasks: () => NativeTaskTimes[]
+  engineTasks: () => Array<{ name: string, wallSeconds: number, cpuSeconds: number, count: number }>
   /** Audio made and not yet taken by its reader, every response together. */
   bufferedBytes: () => number
 }
@@ -144,17 +142,16 @@ export class ServiceMetrics {
   }
 }
 
-/** The speech service's counts, on this registry; `audio` also hears each
- * tenant's seconds (the per-key metrics and audio quota, auth/access.ts). */
-export function speechMetrics (metrics: ServiceMetrics, audio: (tenant: Tenant, seconds: number) => void = () => {}): SpeechMetrics {
+/** The speech service's counts, on this registry (each tenant's audio is
+ * counted by its admission, src/access/access.ts). */
+export function speechMetrics (metrics: ServiceMetrics): SpeechMetrics {
   return {
     cacheHit: () => metrics.cacheHits.inc(),
     cacheMiss: () => metrics.cacheMisses.inc(),
     speech: (voice, audioSeconds, elapsedSeconds) => {
       metrics.audioSeconds.inc({ voice }, audioSeconds)
       if (audioSeconds > 0) metrics.realTimeFactor.observe({ voice }, elapsedSeconds / audioSeconds)
-    },
-    tenantAudio: audio
+    }
   }
 }
 

@@ -17,7 +17,10 @@ const audio = Object.fromEntries(AUDIO_FORMATS.map(f => [FORMAT_INFO[f].contentT
 function errors (schema: string, statuses: number[]): Record<string, unknown> {
   const why: Record<number, string> = {
     400: 'A field is missing or wrong, or the voice is not installed',
+    401: 'No valid API key (with TTS_API_KEYS_FILE set)',
     403: 'A web page from an origin not on TTS_ALLOWED_ORIGINS',
+    421: 'A Host name not on TTS_ALLOWED_HOSTS',
+    429: 'Over a quota of the API key; see Retry-After',
     413: 'The text or body is longer than the service allows',
     415: 'The body is not JSON',
     503: 'Too many requests in progress; see Retry-After',
@@ -82,7 +85,7 @@ function lexiconAdminPaths (): Record<string, unknown> {
 export function openApiDocument (version: string): Record<string, unknown> {
   const synthesis = {
     requestBody: { required: true, content: json(ref('TtsRequest')) },
-    responses: { 200: { description: 'The speech, WAV unless another format was asked for; with timestamps, JSON (whole) or Server-Sent Events (streamed)', content: { ...audio, ...json(ref('Timing')), 'text/event-stream': { schema: { type: 'string' } } } }, ...errors('Error', [400, 403, 413, 415, 503, 504]) }
+    responses: { 200: { description: 'The speech, WAV unless another format was asked for; with timestamps, JSON (whole) or Server-Sent Events (streamed)', content: { ...audio, ...json(ref('Timing')), 'text/event-stream': { schema: { type: 'string' } } } }, ...errors('Error', [400, 401, 403, 413, 415, 421, 429, 503, 504]) }
   }
   return {
     openapi: '3.1.0',
@@ -96,7 +99,7 @@ export function openApiDocument (version: string): Record<string, unknown> {
           requestBody: { required: true, content: json(ref('SpeechRequest')) },
           responses: {
             200: { description: 'The speech in response_format, streamed; or, with stream_format sse, Server-Sent Events; with timestamps and no sse, JSON', content: { ...audio, ...json(ref('Timing')), 'text/event-stream': { schema: { type: 'string' } } } },
-            ...errors('OpenAIError', [400, 403, 413, 415, 503, 504])
+            ...errors('OpenAIError', [400, 401, 403, 413, 415, 421, 429, 503, 504])
           }
         }
       },

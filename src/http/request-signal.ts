@@ -3,7 +3,7 @@
 // runs for nobody. The request's time is the speech service's.
 
 import type { Context } from 'koa'
-import { SynthesisCancelledError } from '../engine/errors.js'
+import { SynthesisCancelledError } from '../synthesis/errors.js'
 
 class ClientGoneError extends SynthesisCancelledError {
   constructor () {

@@ -10,7 +10,7 @@ import type { Context } from 'koa'
 import type { Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import type { TimingChunk } from '../synthesis/timing.js'
 import { timingEvents } from '../synthesis/timing/wire.js'
-import { SynthesisCancelledError } from '../engine/errors.js'
+import { SynthesisCancelledError } from '../synthesis/errors.js'
 import { isChorusError } from '../errors.js'
 import type { ChorusState } from './context.js'
 import { clientSignal } from './request-signal.js'
@@ -53,17 +53,26 @@ function cut (ctx: SpeechContext, reason: unknown): void {
   ctx.res.destroy()
 }
 
-export async function sendSpeech (ctx: SpeechContext, service: SpeechService, request: Omit<SpeechRequest, 'log' | 'signal' | 'delivered'>, framing: Framing = RAW): Promise<void> {
-  // The key's audio and concurrency quotas (429 before any work); its stream
-  // counts until the response has closed.
-  const release = ctx.state.admitSpeech?.() ?? (() => {})
+/** What a route asks for; the rest comes from the request's context. */
+export type RouteSpeech = Omit<SpeechRequest, 'log' | 'signal' | 'delivered' | 'admission' | 'id'>
+
+/** The speech's admission: the key's audio and concurrency quotas (429
+ * before any work), its share and its audio's account. The speech service
+ * frees its place once the response has closed. */
+function admitted (ctx: SpeechContext): SpeechRequest['admission'] {
+  const admission = ctx.state.admitted
+  if (admission === undefined) throw new Error('A speech route ran without the admission middleware')
+  return admission.speech()
+}
+
+export async function sendSpeech (ctx: SpeechContext, service: SpeechService, request: RouteSpeech, framing: Framing = RAW): Promise<void> {
+  const admission = admitted(ctx)
   const client = clientSignal(ctx)
   // 'close' follows the last byte's hand-over to the socket, or a hang-up.
   const delivered = once(ctx.res, 'close')
-  delivered.then(release, release)
   let speech: Speech
   try {
-    speech = await service.open({ ...request, id: ctx.state.requestId, log: ctx.state.log, signal: client.signal, delivered, tenant: ctx.state.identity?.tenant })
+    speech = await service.open({ ...request, id: ctx.state.requestId, log: ctx.state.log, signal: client.signal, delivered, admission })
   } finally {
     delivered.then(client.done, client.done)
   }
@@ -79,13 +88,14 @@ export async function sendSpeech (ctx: SpeechContext, service: SpeechService, re
  * beside the events (the shape of Kokoro-FastAPI's captioned speech:
  * `audio`, `audio_format`, then the timing). The audio is bounded by
  * TTS_MAX_AUDIO_SECONDS, as a whole WAV answer is. */
-export async function sendTimedJson (ctx: SpeechContext, service: SpeechService, request: Omit<SpeechRequest, 'log' | 'signal' | 'delivered'>): Promise<void> {
+export async function sendTimedJson (ctx: SpeechContext, service: SpeechService, request: RouteSpeech): Promise<void> {
+  const admission = admitted(ctx)
   const client = clientSignal(ctx)
   const delivered = once(ctx.res, 'close')
   const audio: Uint8Array[] = []
   const events = { sample_rate: 0, words: [] as object[], phonemes: [] as object[], visemes: [] as object[] }
   try {
-    const speech = await service.open({ ...request, log: ctx.state.log, signal: client.signal, delivered })
+    const speech = await service.open({ ...request, id: ctx.state.requestId, log: ctx.state.log, signal: client.signal, delivered, admission })
     ctx.set('X-Chorus-Voice', speech.voice)
     for await (const chunk of speech.chunks) {
       if (chunk.kind === 'audio') audio.push(chunk.bytes)

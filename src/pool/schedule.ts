@@ -26,8 +26,7 @@
 // 'fifo': today's first come first served by task order, tenants ignored,
 // for comparison (TTS_SCHEDULER=fifo).
 
-import type { Tenant } from './tenant.js'
-import { ANONYMOUS } from './tenant.js'
+import { COMMON_SHARE, type Share } from './share.js'
 import { before, type TaskOrder } from './task-order.js'
 
 export type SchedulerMode = 'deadline' | 'fifo'
@@ -78,13 +77,14 @@ export function startsInMs (ticket: Ticket | undefined, running: number, limit: 
 /** What the scheduler knows of one task. */
 export interface Ticket {
   order: TaskOrder
-  tenant: Tenant
+  /** Whose share of the slots the task counts in. */
+  tenant: Share
   due: Due
 }
 
 /** The counters tests and metrics read. */
 export interface ScheduleCounts {
-  /** Grants per tenant name since the schedule was made. */
+  /** Grants per share (by its countedAs name) since the schedule was made. */
   readonly granted: ReadonlyMap<string, number>
   /** Grants that went to a stream's task, and to a whole answer's. */
   readonly streamGrants: number
@@ -93,6 +93,8 @@ export interface ScheduleCounts {
 
 interface TenantQueue {
   name: string
+  /** The name its grants are counted under. */
+  countedAs: string
   weight: number
   /** Start-time fair queuing's tag: slots granted, each 1 / weight. */
   virtual: number
@@ -181,10 +183,10 @@ export class Schedule<T> {
   }
 
   private tenantOf (ticket: Ticket): TenantQueue {
-    const name = this.mode === 'fifo' ? ANONYMOUS.name : ticket.tenant.name
+    const name = this.mode === 'fifo' ? COMMON_SHARE.name : ticket.tenant.name
     let tenant = this.tenants.get(name)
     if (tenant === undefined) {
-      tenant = { name, weight: 1, virtual: this.virtual, streams: [], wholes: [] }
+      tenant = { name, countedAs: this.mode === 'fifo' ? name : ticket.tenant.countedAs ?? name, weight: 1, virtual: this.virtual, streams: [], wholes: [] }
       this.tenants.set(name, tenant)
     } else if (tenant.streams.length + tenant.wholes.length === 0) {
       // Back after a pause: what it used still counts, what it did not use is gone.
@@ -197,7 +199,7 @@ export class Schedule<T> {
   private granted (tenant: TenantQueue, ticket: Ticket): void {
     this.virtual = tenant.virtual
     tenant.virtual += 1 / tenant.weight
-    this.grantedBy.set(tenant.name, (this.grantedBy.get(tenant.name) ?? 0) + 1)
+    this.grantedBy.set(tenant.countedAs, (this.grantedBy.get(tenant.countedAs) ?? 0) + 1)
     if (ticket.due.streamed) this.streamCount++
     else this.wholeCount++
   }
@@ -251,7 +253,7 @@ export class Schedule<T> {
   }
 }
 
-const UNTRACKED: Ticket = Object.freeze({ order: [Number.MAX_SAFE_INTEGER, 0, 0] as const, tenant: ANONYMOUS, due: { streamed: false, deadline: () => Number.POSITIVE_INFINITY } })
+const UNTRACKED: Ticket = Object.freeze({ order: [Number.MAX_SAFE_INTEGER, 0, 0] as const, tenant: COMMON_SHARE, due: { streamed: false, deadline: () => Number.POSITIVE_INFINITY } })
 
 /** Weights come checked from the keys file; this keeps a bad one from breaking the order. */
 function validWeight (weight: number): number {

@@ -12,7 +12,7 @@ import { PACKAGE_ROOT } from '../package-root.js'
 import { isValidVoiceName } from '../voices/voice-name.js'
 import { loadKeysFile, type ApiKey } from '../access/keys-file.js'
 import { DEFAULT_CATALOG_PATH } from '../voices/catalog.js'
-import { DEFAULT_BASE_URL } from '../voices/fetch.js'
+import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS } from '../voices/fetch.js'
 import {
   choiceSetting, configError, CORES, envSetting, hostSetting, integerSetting, logLevelSetting, originsSetting, numberSetting, stringSetting, type Env, type LogLevel, type Setting
 } from '../shared/config-values.js'
@@ -79,6 +79,8 @@ export interface ServiceConfig {
   openaiVoices: Record<string, VoiceTarget>
   /** Web pages (origins) besides the service's own that may call it from a browser. */
   allowedOrigins: string[]
+  /** TTS_ALLOWED_HOSTS: host names requests may be sent to (DNS rebinding); undefined: any. */
+  allowedHosts?: string[]
   logLevel: LogLevel
   // API keys and quotas (docs/security.md).
   /** TTS_API_KEYS_FILE and its keys at start-up; unset: no keys, every request anonymous. */
@@ -114,6 +116,9 @@ export interface ServiceConfig {
   voiceSource: string
   /** TTS_VOICE_CATALOG: the voices that may be installed, with their files' sizes and md5. */
   voiceCatalog: string
+  /** TTS_VOICE_DOWNLOAD_TIMEOUT_SECONDS: one install's whole time, both files and retries;
+   * TTS_VOICE_DOWNLOAD_STALL_SECONDS: the longest wait for a response or its next byte. */
+  voiceDownload: { deadlineMs: number, stallMs: number }
 }
 
 const DEFAULT_VOICE = 'en_US-lessac-medium'
@@ -225,6 +230,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     encoderThreads: integerSetting(read('TTS_ENCODER_THREADS'), 1, 64, 1),
     openaiVoices: loadVoiceMap(stringSetting(read('TTS_OPENAI_VOICES'), undefined)),
     allowedOrigins: originsSetting(read('TTS_ALLOWED_ORIGINS')),
+    ...allowedHostsSetting(read('TTS_ALLOWED_HOSTS')),
     // CHORUS_LOG_LEVEL for every server; the deprecated TTS_LOG_LEVEL still works and yields to it when both are set.
     logLevel: logLevelSetting(envSetting(env, 'CHORUS_LOG_LEVEL', 'TTS_LOG_LEVEL')),
     ...apiKeySettings(read),
@@ -252,8 +258,27 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     avcodecLibrary: stringSetting(read('CHORUS_AVCODEC_LIBRARY'), undefined),
     adminToken: adminTokenSetting(read('TTS_ADMIN_TOKEN')),
     voiceSource: sourceSetting(read('TTS_VOICE_SOURCE')),
-    voiceCatalog: resolve(stringSetting(read('TTS_VOICE_CATALOG'), DEFAULT_CATALOG_PATH))
+    voiceCatalog: resolve(stringSetting(read('TTS_VOICE_CATALOG'), DEFAULT_CATALOG_PATH)),
+    voiceDownload: {
+      deadlineMs: numberSetting(read('TTS_VOICE_DOWNLOAD_TIMEOUT_SECONDS'), 0.1, 86_400, 900) * 1000,
+      stallMs: numberSetting(read('TTS_VOICE_DOWNLOAD_STALL_SECONDS'), 0.1, 3600, DEFAULT_TIMEOUT_MS / 1000) * 1000
+    }
   }
+}
+
+/** One host name: letters, digits and hyphens between dots; a leading dot
+ * stands for the name and every name under it. */
+const HOST_RULE = /^\.?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
+
+/** TTS_ALLOWED_HOSTS: `*` or unset for any; else host names separated by commas. */
+function allowedHostsSetting (setting: Setting | undefined): Pick<ServiceConfig, 'allowedHosts'> {
+  if (setting === undefined || setting.value === '*') return {}
+  const names = setting.value.split(',').map(name => name.trim().toLowerCase()).filter(name => name !== '')
+  for (const name of names) {
+    if (!HOST_RULE.test(name)) throw configError('host names separated by commas, without scheme or port (like tts.example.com,.internal), or *', { name: setting.name, value: name })
+  }
+  if (names.length === 0) throw configError('host names separated by commas, or *', setting)
+  return { allowedHosts: [...new Set(names)] }
 }
 
 /** TTS_SPOOL_DIR: a folder that exists now (checked once: a typo stops the

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net'
 import type { Logger } from '../shared/logger.js'
 import { EncoderPool } from '../audio/encoder-pool.js'
 import { initRuntime, taskTimes } from '../engine/index.js'
-import { createApp } from '../http/app.js'
+import type Router from '@koa/router'
+import { createApp, serviceRouter } from '../http/app.js'
+import type { ChorusState } from '../http/context.js'
 import { listen, type RunningServer } from '../shared/listen.js'
 import { InferenceGate } from '../pool/inference-gate.js'
 import { overBudgetReason, PoolManager } from '../pool/pool-manager.js'
@@ -22,7 +24,7 @@ import type { ServiceConfig } from './config.js'
 import { accessCounts, ServiceMetrics, speechMetrics } from '../http/metrics.js'
 import { ApiAccess } from '../access/access.js'
 import { KeyStore } from '../access/key-store.js'
-import { Quotas } from '../access/quotas.js'
+import { Quotas, type Clock } from '../access/quotas.js'
 import { SpeechService } from '../synthesis/speech-service.js'
 import type { ServiceDeps } from '../http/deps.js'
 import { attachWebSockets, type WebSockets } from '../websocket/upgrade.js'
@@ -31,6 +33,8 @@ export interface RunningService {
   server: Server
   url: string
   deps: ServiceDeps
+  /** Every HTTP route it answers (admission decides each before it runs). */
+  router: Router<ChorusState>
   /** The input-streaming WebSocket's sockets (docs/websocket.md). */
   websockets: WebSockets
   /** Settles once the default voice has loaded (or failed to): the port is bound before. */
@@ -95,12 +99,20 @@ function voiceInstaller (config: ServiceConfig, registry: VoiceRegistry, log: Lo
     voiceDir: config.voiceDir,
     catalogPath: config.voiceCatalog,
     source: config.voiceSource,
+    deadlineMs: config.voiceDownload.deadlineMs,
+    stallMs: config.voiceDownload.stallMs,
     log: { info: (fields, message) => installLog.info(fields, message), warn: (fields, message) => installLog.warn(fields, message) },
     onChange: async () => await registry.rescan()
   })
 }
 
-export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
+export interface ServiceOptions {
+  /** The quotas' clock (milliseconds, monotonic): tests hold it still so a
+   * quota's minute never slides under them. */
+  quotaClock?: Clock
+}
+
+export async function startService (config: ServiceConfig, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
   await registry.start()
@@ -155,8 +167,9 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const encoders = new EncoderPool(config.encoderThreads, log, { avcodecLibrary: config.avcodecLibrary })
   const keys = config.apiKeys === undefined ? undefined : new KeyStore(config.apiKeys.file, config.apiKeys.keys, log)
   keys?.watch(config.apiKeysReloadMs)
-  const access = new ApiAccess(keys, new Quotas(() => performance.now(), config.timeoutMs), accessCounts(metrics))
-  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics, (tenant, seconds) => access.chargeAudio(tenant, seconds)))
+  const quotas = new Quotas(options.quotaClock ?? (() => performance.now()), config.timeoutMs)
+  const access = new ApiAccess(keys, quotas, accessCounts(metrics), { allowedOrigins: config.allowedOrigins, ...(config.allowedHosts === undefined ? {} : { allowedHosts: config.allowedHosts }) })
+  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics))
   const installer = voiceInstaller(config, registry, log)
   const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer, lexicons }
 
@@ -167,10 +180,11 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
         ? 'the default voice is not installed: requests without "voice" fail until it is'
         : 'the default voice is not installed: speaking with the built-in voice')
   }
+  const router = serviceRouter(deps)
   let listening: RunningServer
   try {
     // Requests in flight may finish within their own timeout when the service closes.
-    listening = await listen(createApp(deps), config.host, config.port, { graceMs: config.timeoutMs, requestTimeoutMs: config.timeoutMs + 5000 })
+    listening = await listen(createApp(deps, router), config.host, config.port, { graceMs: config.timeoutMs, requestTimeoutMs: config.timeoutMs + 5000 })
   } catch (error) {
     // A busy port: the caller reports it, and no worker may keep the process alive.
     registry.close()
@@ -179,7 +193,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     throw error
   }
   const { server, url } = listening
-  const websockets = attachWebSockets(server, speech, access, { ...config.websocket, openaiVoices: config.openaiVoices, allowedOrigins: config.allowedOrigins }, log)
+  const websockets = attachWebSockets(server, speech, access, { ...config.websocket, openaiVoices: config.openaiVoices }, log)
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
   log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')
@@ -213,5 +227,5 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
     })()
     return await closing
   }
-  return { server, url, deps, websockets, defaultVoiceLoaded, close }
+  return { server, url, deps, router, websockets, defaultVoiceLoaded, close }
 }

@@ -4,6 +4,10 @@
 
 import { ChorusError } from '../errors.js'
 
+/** A speech stopped from outside (its reader left, it was cut): the
+ * engine's class, which protocol adapters tell apart from a failure. */
+export { SynthesisCancelledError } from '../engine/errors.js'
+
 export function invalidJson (): ChorusError {
   return new ChorusError('ERR_INVALID_JSON', 'Invalid JSON body', { status: 400 })
 }

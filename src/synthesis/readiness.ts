@@ -50,6 +50,15 @@ export function servingVoices (deps: ReadinessSources): string[] {
   return [...new Set([...(fallback === BUILTIN_VOICE ? [fallback] : []), ...requiredVoices(deps)])]
 }
 
+/** What GET /health tells of the voices' pools: loaded, preloading, memory. */
+export function poolHealth (deps: Pick<ReadinessSources, 'pools' | 'preload'>): { loaded: string[], preload: Preloader['status'], memory: { budgetBytes: number, usedBytes: number } } {
+  return {
+    loaded: [...deps.pools.loaded().keys()].sort(),
+    preload: deps.preload.status,
+    memory: { budgetBytes: deps.pools.budgetBytes, usedBytes: deps.pools.usedBytes }
+  }
+}
+
 /** The required voices that are not loaded; empty when ready. */
 export function checkReadiness (deps: ReadinessSources): MissingVoice[] {
   const loaded = deps.pools.loaded()

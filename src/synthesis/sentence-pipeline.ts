@@ -20,7 +20,7 @@ import { setMaxListeners } from 'node:events'
 import type { VoicePool } from '../pool/voice-pool.js'
 import type { AnswerClock } from '../pool/schedule-clock.js'
 import type { Ticket } from '../pool/schedule.js'
-import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
+import { COMMON_SHARE, type Share } from '../pool/share.js'
 
 /** Receives streamed PCM in order: chunk 0 of a sentence starts it. The
  * next chunk is not handed on before a returned promise settles (the reader
@@ -57,7 +57,7 @@ export interface PipelineOptions {
   /** When the answer's next audio is due; advanced here as audio is handed on (streamed) or made. */
   clock: AnswerClock
   /** Whose share of the inference slots the work counts in. */
-  tenant?: Tenant
+  tenant?: Share
   /** Wanted when set: each piece's timing, in order, before its audio. */
   onTiming?: TimingSink
   /** The answer goes on after these sentences (a script's later passage): its clock is not finished here. */
@@ -125,7 +125,7 @@ async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: Synt
   // answer needs them all, so all are queued at once.
   const window = options.onChunk === undefined ? sentences.length : Math.max(1, options.window ?? sentences.length)
   const work: Array<Array<Promise<PieceWork>> | undefined> = []
-  const tenant = options.tenant ?? ANONYMOUS
+  const tenant = options.tenant ?? COMMON_SHARE
   const start = (s: number): void => {
     if (s >= sentences.length || work[s] !== undefined) return
     const pieces = encoderRuns(sentences[s], options.chunking, stream && s === 0)

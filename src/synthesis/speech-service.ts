@@ -16,7 +16,6 @@ import type { EncoderPool } from '../audio/encoder-pool.js'
 import { FORMAT_INFO, type AudioFormat } from '../audio/formats.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
 import type { Logger } from '../shared/logger.js'
-import { ANONYMOUS, type Tenant } from '../pool/tenant.js'
 import { PlaybackQueue } from '../pool/schedule-clock.js'
 import { WAV_HEADER_BYTES, wavHeader } from '../engine/index.js'
 import { isChorusError } from '../errors.js'
@@ -27,7 +26,8 @@ import { ByteBudget } from './byte-budget.js'
 import { ChunkQueue } from './chunk-queue.js'
 import { encodeSpeech } from './encoded-speech.js'
 import { requestTimedOut } from './errors.js'
-import { speechCacheKey, type PhraseCache } from './phrase-cache.js'
+import type { SpeechAdmission } from './speech-admission.js'
+import { speechCacheKey, type CachedAudio, type PhraseCache } from './phrase-cache.js'
 import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
 import { timingBytes, type TimingChunk, type TimingKind } from './timing.js'
 import type { TtsRequest } from './tts-request.js'
@@ -55,9 +55,10 @@ export interface SpeechRequest {
   /** Settles when the bytes read have reached the client (an HTTP
    * response's end): the request counts as pending until then. */
   delivered?: Promise<unknown>
-  /** Whose share of the inference slots its work counts in (set from the
-   * request's API key); without one, the anonymous tenant's. */
-  tenant?: Tenant
+  /** Its admission (src/access/): whose share of the inference slots its
+   * work counts in, who its audio is counted against, and the release of
+   * its place, called once the request is done. */
+  admission: SpeechAdmission
   /** Timing to yield beside the audio; none when unset or empty. The
    * phrase cache is then passed by (it holds audio only). */
   timestamps?: readonly TimingKind[]
@@ -117,9 +118,6 @@ export interface SpeechMetrics {
   cacheMiss: () => void
   /** One synthesis: its voice, audio seconds and seconds taken. */
   speech: (voice: string, audioSeconds: number, elapsedSeconds: number) => void
-  /** The audio made for a tenant, whether its speech ended or stopped early
-   * (a reader who leaves near the end still used it): per-key counts and quotas. */
-  tenantAudio?: (tenant: Tenant, audioSeconds: number) => void
 }
 
 /** The abort's reason when the work was stopped from outside, else the error. */
@@ -153,28 +151,36 @@ export class SpeechService {
   }
 
   /** Checks the request against its voice (400 on bad input) without any
-   * work; `tenant`'s lexicons apply to it. */
-  prepare (request: TtsRequest, tenant?: Tenant): PreparedSynthesis {
-    return this.synthesizer.prepare(request, tenant?.name)
+   * work; the lexicons of `tenant` (a key's name) apply to it. */
+  prepare (request: TtsRequest, tenant?: string): PreparedSynthesis {
+    return this.synthesizer.prepare(request, tenant)
   }
 
-  /** Settles with the speech once its first chunk exists; rejects with the typed error of a failure before it. */
+  /** Settles with the speech once its first chunk exists; rejects with the
+   * typed error of a failure before it. Its admission is released once the
+   * request is done, or at once when it fails before its first chunk. */
   async open (options: SpeechRequest): Promise<Speech> {
+    try {
+      return await this.begin(options)
+    } catch (error) {
+      options.admission.release()
+      throw error
+    }
+  }
+
+  private async begin (options: SpeechRequest): Promise<Speech> {
     const { request, format } = options
     // Only a format whose codec the machine may lack waits to find out.
     if (FORMAT_INFO[format].needsAvcodec === true) await this.encoders.assertAvailable(format)
-    const prepared = this.prepare(request, options.tenant)
+    const prepared = this.prepare(request, options.admission.tenant)
     const stream = format !== 'wav' || options.stream
-    const contentType = FORMAT_INFO[format].contentType
     const encoded = options.encoding === undefined ? format : `${format} ${JSON.stringify(options.encoding)}`
     const key = this.cache.enabled && (options.timestamps ?? []).length === 0 ? speechCacheKey(prepared, prepared.cacheText, encoded) : undefined
     // A hit needs no worker, so it is served even when the queue is full.
     const hit = key === undefined ? undefined : this.cache.get(key)
     if (hit !== undefined) {
       this.metrics.cacheHit()
-      const parts = format === 'wav' && stream ? streamedWav(hit) : [hit.bytes]
-      const chunks = (async function * () { yield * parts.map(audio) })()
-      return { voice: prepared.voice.name, contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress: { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0, timingChunksMade: 0 }, produced: Promise.resolve() }
+      return this.fromCache(options, prepared, hit, stream)
     }
     if (key !== undefined) this.metrics.cacheMiss()
     const release = this.synthesizer.admit()
@@ -183,11 +189,37 @@ export class SpeechService {
     return await this.run(options, prepared, stream, key, release)
   }
 
+  /** A phrase-cache hit: no work, no audio charged; its place is held
+   * until its reader is done and its bytes were delivered, as a run's. */
+  private fromCache (options: SpeechRequest, prepared: PreparedSynthesis, hit: CachedAudio, stream: boolean): Speech {
+    const parts = options.format === 'wav' && stream ? streamedWav(hit) : [hit.bytes]
+    let readerDone: () => void = () => {}
+    const read = new Promise<void>(resolve => { readerDone = resolve })
+    void Promise.allSettled([read, options.delivered]).then(() => options.admission.release())
+    let next = 0
+    // Not a generator: one returned before its first next() never runs its finally.
+    const chunks: AsyncIterableIterator<SpeechChunk> = {
+      [Symbol.asyncIterator] () { return this },
+      async next () {
+        const part = parts[next++]
+        if (part !== undefined) return { done: false, value: audio(part) }
+        readerDone()
+        return { done: true, value: undefined }
+      },
+      async return () {
+        readerDone()
+        return { done: true, value: undefined }
+      }
+    }
+    const progress = { sentencesStarted: 0, chunksMade: parts.length, chunksRead: 0, timingChunksMade: 0 }
+    return { voice: prepared.voice.name, contentType: FORMAT_INFO[options.format].contentType, ...(stream ? {} : { length: hit.bytes.length }), signal: new AbortController().signal, chunks, progress, produced: Promise.resolve() }
+  }
+
   /** A stream's playback queue: its caller's, or that of the request it names in `after`. */
   private queueOf (options: SpeechRequest, stream: boolean): PlaybackQueue | undefined {
     if (options.playback !== undefined || !stream) return options.playback
     if (options.id === undefined && options.request.after === undefined) return undefined
-    return this.playbacks.queueFor((options.tenant ?? ANONYMOUS).name, options.id, options.request.after)
+    return this.playbacks.queueFor(options.admission.tenant, options.id, options.request.after)
   }
 
   private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void): Promise<Speech> {
@@ -230,7 +262,7 @@ export class SpeechService {
     const clock = this.synthesizer.clockFor(prepared, stream, this.queueOf(options, stream))
     const kinds = new Set(options.timestamps ?? [])
     const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => { timingChunksMade++; await queue.push(chunk, timingBytes(chunk)) } } }
-    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.tenant, clock, ...timing }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.admission.share, clock, ...timing }
     const started = performance.now()
     const produced = (async () => {
       if (format !== 'wav') {
@@ -259,7 +291,7 @@ export class SpeechService {
       queue.fail(reason)
       // Stops whatever work is still queued for this request.
       if (!signal.aborted) controller.abort(reason)
-    }).finally(() => this.metrics.tenantAudio?.(options.tenant ?? ANONYMOUS, ceiling.samples / prepared.sampleRate))
+    }).finally(() => options.admission.charge(ceiling.samples / prepared.sampleRate))
 
     // The request is done when its work has stopped, its reader has stopped
     // reading (or it was stopped) and its bytes were delivered.
@@ -271,6 +303,7 @@ export class SpeechService {
       options.signal?.removeEventListener('abort', onCallerAbort)
       queue.drop()
       release()
+      options.admission.release()
     })
     const stop = (): void => {
       queue.drop()

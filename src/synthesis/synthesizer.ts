@@ -30,7 +30,7 @@ import type { TimedPiece } from './timing.js'
 import { originalWords, pieceWords } from './timing/words.js'
 import { builtinPiece } from './timing/builtin-piece.js'
 import { AnswerClock, type PlaybackQueue } from '../pool/schedule-clock.js'
-import type { Tenant } from '../pool/tenant.js'
+import type { Share } from '../pool/share.js'
 
 export type { DefaultVoiceStatus }
 
@@ -100,8 +100,8 @@ export interface RunOptions {
   onSentences?: (count: number) => void
   /** Told each sentence's index as its work is queued (Piper voices). */
   onStart?: (sentence: number) => void
-  /** Whose share of the inference slots the work counts in (default: anonymous). */
-  tenant?: Tenant
+  /** Whose share of the inference slots the work counts in (default: the common share). */
+  tenant?: Share
   /** Each piece's timing before its audio (split Piper voices; the built-in voice, a piece a clause). */
   onTiming?: (timing: TimedPiece, sentence: number, piece: number) => void | Promise<void>
   /** With onTiming: each piece's words too (ranges of the request's text). */

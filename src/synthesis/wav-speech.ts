@@ -10,7 +10,7 @@ import { silencePieces, type AudioCeiling } from './audio-ceiling.js'
 import type { CachedAudio } from './phrase-cache.js'
 import { timingChunk, type TimedPiece, type TimingChunk, type TimingKind } from './timing.js'
 import type { PreparedSynthesis, RunOptions, Synthesizer } from './synthesizer.js'
-import type { Tenant } from '../pool/tenant.js'
+import type { Share } from '../pool/share.js'
 import type { AnswerClock } from '../pool/schedule-clock.js'
 
 /** Where a producer hands its bytes; awaiting it is the reader's backpressure. */
@@ -29,7 +29,7 @@ export interface SpeechRun {
   /** Set when the request asked for timing: where its chunks go. */
   timing?: TimingOutput
   /** Whose share of the inference slots the run counts in. */
-  tenant?: Tenant
+  tenant?: Share
   /** The answer's playback clock, made on arrival (Synthesizer.clockFor). */
   clock?: AnswerClock
 }

@@ -40,6 +40,8 @@ Flags (each overrides its environment variable):
   --max-batch <n>              CHORUS_TOOLS_MAX_BATCH           (default ${TOOLS_DEFAULTS.maxBatch} messages)
   --calls-per-session <n>      CHORUS_TOOLS_CALLS_PER_SESSION   (default ${TOOLS_DEFAULTS.callsPerSession} spawner calls at once)
   --spawner-calls <n>          CHORUS_TOOLS_SPAWNER_CALLS       (default ${TOOLS_DEFAULTS.spawnerCalls} spawner calls at once, in total)
+  --max-answer-bytes <n>       CHORUS_TOOLS_MAX_ANSWER_BYTES    (default ${TOOLS_DEFAULTS.maxAnswerBytes}: tool results held until
+                               their answers are written, in total; past it a result is refused)
   --ownership actions|strict   CHORUS_TOOLS_OWNERSHIP           (default actions: the rule guards start, stop
                                and restart; strict: delete and create under a parent too)
 Environment only:
@@ -69,7 +71,7 @@ export async function runToolsCommand (argv: string[], io: CommandIo): Promise<n
     logger,
     secrets: [config.spawner.token, config.http.token].filter((secret): secret is string => secret !== undefined),
     maxBatch: config.limits.maxBatch,
-    calls: spawnerCallLimits(config.limits.callsPerSession, config.limits.spawnerCalls),
+    calls: spawnerCallLimits(config.limits.callsPerSession, config.limits.spawnerCalls, config.limits.maxAnswerBytes),
     ...(config.transport === 'http' ? { metrics: new ToolMetrics() } : {})
   }
   const shutdown = shutdownOn(io.signal)

@@ -45,6 +45,8 @@ export interface ToolsLimits {
   callsPerSession: number
   /** Spawner calls the whole server may have in flight. */
   spawnerCalls: number
+  /** Bytes of tool results the server holds until their answers are written (answer-budget.ts). */
+  maxAnswerBytes: number
 }
 
 /** Which tools the ownership rule guards: `actions` (start, stop, restart;
@@ -78,7 +80,9 @@ export const TOOLS_DEFAULTS = {
   sessionsPerMinute: 60,
   maxBatch: 32,
   callsPerSession: 4,
-  spawnerCalls: 16
+  spawnerCalls: 16,
+  // Four answers of the largest body read whole, for every session together.
+  maxAnswerBytes: 16 * 1024 * 1024
 } as const
 
 const TOOLS_FLAGS = {
@@ -88,6 +92,7 @@ const TOOLS_FLAGS = {
   path: { type: 'string' },
   'spawner-host': { type: 'string' },
   'spawner-port': { type: 'string' },
+  'max-answer-bytes': { type: 'string' },
   'spawner-token': { type: 'string' },
   'spawner-timeout-ms': { type: 'string' },
   'spawner-retries': { type: 'string' },
@@ -130,7 +135,8 @@ export function parseToolsConfig (argv: readonly string[], env: Env): ToolsConfi
     limits: {
       maxBatch: integerSetting(setting('max-batch', 'CHORUS_TOOLS_MAX_BATCH'), 1, 10_000, TOOLS_DEFAULTS.maxBatch),
       callsPerSession: integerSetting(setting('calls-per-session', 'CHORUS_TOOLS_CALLS_PER_SESSION'), 1, 1000, TOOLS_DEFAULTS.callsPerSession),
-      spawnerCalls: integerSetting(setting('spawner-calls', 'CHORUS_TOOLS_SPAWNER_CALLS'), 1, 10_000, TOOLS_DEFAULTS.spawnerCalls)
+      spawnerCalls: integerSetting(setting('spawner-calls', 'CHORUS_TOOLS_SPAWNER_CALLS'), 1, 10_000, TOOLS_DEFAULTS.spawnerCalls),
+      maxAnswerBytes: integerSetting(setting('max-answer-bytes', 'CHORUS_TOOLS_MAX_ANSWER_BYTES'), 64 * 1024, Number.MAX_SAFE_INTEGER, TOOLS_DEFAULTS.maxAnswerBytes)
     },
     identity: parseIdentity(flags, env),
     ownership: choiceSetting(setting('ownership', 'CHORUS_TOOLS_OWNERSHIP'), OWNERSHIP_MODES, 'actions'),

@@ -119,11 +119,16 @@ async function handlePost (ctx: Koa.Context, deps: PostDeps): Promise<void> {
   }
   // The client may hang up mid-call: stop the spawner work it was waiting for.
   const hangUp = new AbortController()
-  ctx.res.once('close', () => { if (!ctx.res.writableFinished) hangUp.abort() })
+  // The answer's results hold their bytes until it has been written, or its client left.
+  const hold = deps.context.calls.answers.hold()
+  ctx.res.once('close', () => {
+    hold.release()
+    if (!ctx.res.writableFinished) hangUp.abort()
+  })
 
   const session = openSession(ctx, payload, deps)
   if (session === undefined) return
-  const answer = await answerPayload(payload, async (message) => await session.dispatch(message, hangUp.signal))
+  const answer = await answerPayload(payload, async (message) => await session.dispatch(message, hangUp.signal, hold))
   if (isInitialize(payload)) {
     if (answer === undefined || Array.isArray(answer) || 'error' in answer) {
       deps.sessions.delete(session.id)

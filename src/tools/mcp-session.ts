@@ -11,7 +11,8 @@ import { SERVER_INSTRUCTIONS, TOOL_DEFINITIONS, describeTool, findTool } from '.
 import { JsonRpcError, internalError, invalidParams, invalidRequest, methodNotFound } from './errors.js'
 import { failure, success, type Dispatchable, type JsonRpcId, type JsonRpcResponse } from './jsonrpc.js'
 import type { Logger } from '../shared/logger.js'
-import { redactResult, toCallToolResult } from './result.js'
+import type { AnswerHold } from './answer-budget.js'
+import { redactResult, refused, toCallToolResult, type DataToolResult } from './result.js'
 import type { SpawnerClient } from './spawner-client.js'
 import type { ToolMetrics } from './metrics.js'
 import { limitSpawnerCalls, type SpawnerCallLimits } from './spawner-limits.js'
@@ -59,8 +60,10 @@ export class McpSession {
     return this.#inFlight.size > 0
   }
 
-  /** The answer owed for `message`, or undefined for a notification. Never throws. */
-  async dispatch (message: Dispatchable, signal?: AbortSignal): Promise<JsonRpcResponse | undefined> {
+  /** The answer owed for `message`, or undefined for a notification. Never
+   * throws. A tool's result takes its bytes from `hold`, the answer's share
+   * of the server's answer budget (answer-budget.ts). */
+  async dispatch (message: Dispatchable, signal?: AbortSignal, hold?: AnswerHold): Promise<JsonRpcResponse | undefined> {
     if (message.kind === 'notification') {
       this.#notice(message.method, message.params)
       return undefined
@@ -69,7 +72,7 @@ export class McpSession {
     this.#inFlight.set(message.id, controller)
     const combined = signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal])
     try {
-      return success(message.id, await this.#answer(message.method, message.params, combined))
+      return success(message.id, await this.#answer(message.method, message.params, combined, hold))
     } catch (error) {
       if (error instanceof JsonRpcError) return failure(message.id, error, this.#context.secrets)
       this.#context.logger.error({ err: error, method: message.method }, 'request failed unexpectedly')
@@ -79,13 +82,13 @@ export class McpSession {
     }
   }
 
-  async #answer (method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+  async #answer (method: string, params: unknown, signal: AbortSignal, hold: AnswerHold | undefined): Promise<unknown> {
     if (method === 'ping') return {}
     if (method === 'initialize') return this.#initialize(params)
     if (method !== 'tools/list' && method !== 'tools/call') throw methodNotFound(method)
     if (this.#protocolVersion === undefined) throw invalidRequest('Invalid Request: send initialize first')
     if (method === 'tools/list') return { tools: TOOL_DEFINITIONS.map(describeTool) }
-    return await this.#callTool(params, signal)
+    return await this.#callTool(params, signal, hold)
   }
 
   #initialize (params: unknown): unknown {
@@ -105,7 +108,7 @@ export class McpSession {
     }
   }
 
-  async #callTool (params: unknown, signal: AbortSignal): Promise<unknown> {
+  async #callTool (params: unknown, signal: AbortSignal, hold: AnswerHold | undefined): Promise<unknown> {
     if (!isPlainObject(params)) throw invalidParams(expectedMessage('an object', 'params', params), { field: 'params' })
     const name = params.name
     const tool = typeof name === 'string' ? findTool(name) : undefined
@@ -120,7 +123,7 @@ export class McpSession {
     const ms = performance.now() - started
     this.#context.metrics?.called(tool.name, result.ok, ms / 1000)
     logger.info({ tool: tool.name, ok: result.ok, status: result.status, ms: Math.round(ms) }, 'tool called')
-    return toCallToolResult(result)
+    return held(result, hold)
   }
 
   #notice (method: string, params: unknown): void {
@@ -130,4 +133,15 @@ export class McpSession {
       if (typeof id === 'string' || typeof id === 'number') this.#inFlight.get(id)?.abort()
     }
   }
+}
+
+/** The result as MCP sends it, if the answer's budget has room for the
+ * bytes it takes in the answer (its text and its structured copy, as
+ * written); else a refusal that says why. */
+function held (result: DataToolResult, hold: AnswerHold | undefined): ReturnType<typeof toCallToolResult> {
+  const answer = toCallToolResult(result)
+  const bytes = Buffer.byteLength(JSON.stringify(answer))
+  if (hold === undefined || hold.take(bytes)) return answer
+  const { budget } = hold
+  return toCallToolResult(refused(`The tool server holds ${budget.held} bytes of answers not yet sent, at most ${budget.limit} (CHORUS_TOOLS_MAX_ANSWER_BYTES): this result of ${bytes} bytes was dropped. Call the tool again, alone or later.`))
 }

@@ -31,7 +31,8 @@ export const DATA_TOOL_RESULT_SCHEMA = {
   required: ['ok', 'message']
 } as const
 
-const EXCERPT_LENGTH = 240
+/** Characters of a refusal's body shown to the agent. */
+export const EXCERPT_LENGTH = 240
 
 export function succeeded (message: string, body: string): DataToolResult {
   return { ok: true, message, payloadJson: body === '' ? '{}' : body }
@@ -52,11 +53,17 @@ export function spawnerUnreachable (error: string): DataToolResult {
   return { ok: false, message: `Spawner API request failed: ${error}`, error }
 }
 
-/** The first 240 characters (code points, so no half emoji), '...' when cut, '<empty>' for nothing. */
+/** The first 240 characters (code points, so no half emoji), '...' when cut, '<empty>' for nothing.
+ * Walked to the cut only: spreading a body of megabytes into an array of
+ * its characters once cost eight times the body per call. */
 function excerptOf (body: string): string {
   if (body === '') return '<empty>'
-  const characters = [...body]
-  return characters.length > EXCERPT_LENGTH ? characters.slice(0, EXCERPT_LENGTH).join('') + '...' : body
+  let count = 0
+  for (let end = 0; end < body.length; count++) {
+    if (count === EXCERPT_LENGTH) return body.slice(0, end) + '...'
+    end += (body.codePointAt(end) as number) > 0xffff ? 2 : 1
+  }
+  return body
 }
 
 /**

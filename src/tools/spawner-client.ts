@@ -39,6 +39,10 @@ export interface SpawnerClient {
 
 /** Longest wait between two GET attempts, whatever the retry count. */
 const MAX_RETRY_DELAY_MS = 2000
+/** A refusal's body is shown only as an excerpt (its first 240 characters):
+ * this much of it covers the excerpt and any secret that starts within it,
+ * which redaction must see whole. The rest is never received. */
+export const REFUSAL_BODY_BYTES = 64 * 1024
 
 /** `secrets`: more strings to redact besides the spawner token (the tool server's own token). */
 export function createSpawnerClient (config: SpawnerClientConfig, secrets: ReadonlyArray<string | undefined> = []): SpawnerClient {
@@ -103,7 +107,7 @@ async function request (api: KyInstance, config: SpawnerClientConfig, call: Call
   const timer = setTimeout(() => { bodyGuard.abort() }, timeoutMs)
   let body: BoundedText
   try {
-    body = await readBounded(response, maxBodyBytes)
+    body = await readBounded(response, response.ok ? maxBodyBytes : Math.min(maxBodyBytes, REFUSAL_BODY_BYTES))
   } catch (error) {
     const cause = bodyGuard.signal.aborted ? `response body not received within ${timeoutMs} ms` : errorText(error)
     return { kind: 'unreachable', error: `${cause}: ${call.method} ${call.url}` }
@@ -126,26 +130,40 @@ interface BoundedText {
 /**
  * At most `limit` bytes of the body, as text. Past the limit the stream is
  * cancelled, which closes the connection, so a spawner that answers with
- * hundreds of megabytes costs this process `limit` bytes, not the answer.
+ * hundreds of megabytes costs this process `limit` bytes, not the answer;
+ * one that says so in Content-Length is not read at all. The bytes are
+ * decoded once, at the end: a call holds its bytes while they arrive, and
+ * their text only when they fit.
  */
 async function readBounded (response: Response, limit: number): Promise<BoundedText> {
   if (response.body === null) return { text: '', cut: false }
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+  if (response.ok && declared > limit) {
+    await response.body.cancel()
+    return { text: '', cut: true }
+  }
   const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
+  const chunks: Uint8Array[] = []
   let bytes = 0
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) return { text: text + decoder.decode(), cut: false }
+    if (done) return { text: decodeAll(chunks, bytes), cut: false }
     const room = limit - bytes
     if (value.byteLength > room) {
-      text += decoder.decode(value.subarray(0, room))
       await reader.cancel()
-      return { text, cut: true }
+      // A cut answer of success is no answer: only a refusal's start is shown.
+      if (response.ok) return { text: '', cut: true }
+      chunks.push(value.subarray(0, room))
+      return { text: decodeAll(chunks, limit), cut: true }
     }
+    chunks.push(value)
     bytes += value.byteLength
-    text += decoder.decode(value, { stream: true })
   }
+}
+
+/** The chunks' bytes as UTF-8 text; an incomplete last character becomes U+FFFD. */
+function decodeAll (chunks: readonly Uint8Array[], bytes: number): string {
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes))
 }
 
 function redactOutcome (outcome: SpawnerOutcome, secrets: readonly string[]): SpawnerOutcome {

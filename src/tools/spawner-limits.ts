@@ -4,6 +4,7 @@
 // every spawner call bounds the fan-out whatever the batch holds. Calls
 // beyond the bound wait their turn; a cancelled one stops waiting.
 
+import { AnswerBudget } from './answer-budget.js'
 import { Semaphore, type Release } from './semaphore.js'
 import type { SpawnerClient, SpawnerOutcome } from './spawner-client.js'
 
@@ -12,10 +13,12 @@ export interface SpawnerCallLimits {
   perSession: number
   /** Shared by every session of the server. */
   total: Semaphore
+  /** The results' bytes held until their answers are written, every session together. */
+  answers: AnswerBudget
 }
 
-export function spawnerCallLimits (perSession: number, total: number): SpawnerCallLimits {
-  return { perSession, total: new Semaphore(total) }
+export function spawnerCallLimits (perSession: number, total: number, answerBytes: number): SpawnerCallLimits {
+  return { perSession, total: new Semaphore(total), answers: new AnswerBudget(answerBytes) }
 }
 
 /** `client` with every call gated by the session's own semaphore, then the server's. */

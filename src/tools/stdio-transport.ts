@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { JsonRpcError, invalidRequest } from './errors.js'
 import { answerPayload, decodePayload, failure, type JsonRpcResponse } from './jsonrpc.js'
+import type { AnswerHold } from './answer-budget.js'
 import { McpSession, type McpServerContext } from './mcp-session.js'
 
 export interface StdioOptions {
@@ -32,8 +33,10 @@ export async function serveStdio (options: StdioOptions): Promise<void> {
     writable = false
     context.logger.warn({ err: error }, 'stdout closed')
   })
-  const write = (answer: JsonRpcResponse | JsonRpcResponse[] | undefined): void => {
-    if (answer !== undefined && writable) output.write(JSON.stringify(answer) + '\n')
+  // Each line's results hold their bytes until the line has gone to the OS (answer-budget.ts).
+  const write = (answer: JsonRpcResponse | JsonRpcResponse[] | undefined, hold: AnswerHold): void => {
+    if (answer === undefined || !writable) return hold.release()
+    output.write(JSON.stringify(answer) + '\n', () => hold.release())
   }
 
   const lines = createInterface({ input, crlfDelay: Infinity })
@@ -43,7 +46,9 @@ export async function serveStdio (options: StdioOptions): Promise<void> {
 
   for await (const line of lines) {
     if (line.trim() === '') continue
-    const work = answerLine(line, session, maxLineLength, context.maxBatch).then(write, (error: unknown) => {
+    const hold = context.calls.answers.hold()
+    const work = answerLine(line, session, maxLineLength, context.maxBatch, hold).then(answer => write(answer, hold), (error: unknown) => {
+      hold.release()
       context.logger.error({ err: error }, 'stdio message failed unexpectedly')
     })
     pending.add(work)
@@ -53,10 +58,10 @@ export async function serveStdio (options: StdioOptions): Promise<void> {
   await Promise.allSettled(pending)
 }
 
-async function answerLine (line: string, session: McpSession, maxLineLength: number, maxBatch: number): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+async function answerLine (line: string, session: McpSession, maxLineLength: number, maxBatch: number, hold: AnswerHold): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
   if (line.length > maxLineLength) return failure(null, invalidRequest(`Invalid Request: a message must be at most ${maxLineLength} characters`))
   try {
-    return await answerPayload(decodePayload(line, maxBatch), async (message) => await session.dispatch(message))
+    return await answerPayload(decodePayload(line, maxBatch), async (message) => await session.dispatch(message, undefined, hold))
   } catch (error) {
     if (error instanceof JsonRpcError) return failure(null, error)
     throw error

@@ -113,10 +113,10 @@ export class VoiceNotInstalledError extends ChorusError {
   }
 }
 
-/** Removing a voice while it is being installed. */
-export class VoiceInstallingError extends ChorusError {
+/** An install stopped by a removal of its voice (DELETE while it ran). */
+export class VoiceInstallCancelledError extends ChorusError {
   constructor (readonly voice: string) {
-    super('ERR_VOICE_INSTALLING', `Voice "${voice}" is being installed: remove it once the install has ended`,
+    super('ERR_VOICE_INSTALL_CANCELLED', `The install of voice "${voice}" was cancelled: the voice was removed while it was being installed`,
       { status: 409, expose: true, details: { voice } })
   }
 }

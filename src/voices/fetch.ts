@@ -3,7 +3,11 @@
 // like the repository. Each file is streamed to a temporary sibling while its
 // bytes are counted and hashed, checked against the catalogue, and only then
 // renamed into place, the .onnx.json last: a voice folder never shows a
-// partial file or a voice whose config arrived before its model.
+// partial file or a voice whose config arrived before its model. A download
+// is bounded in time twice: no wait for a response or its next byte longer
+// than the stall timeout, and no install longer than its deadline (a source
+// that trickles a byte a second never stalls). HTTP redirects are followed
+// here, each checked first (redirect-policy.ts).
 
 import { createHash } from 'node:crypto'
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
@@ -15,6 +19,7 @@ import { ChorusError } from '../errors.js'
 import { integerInRange, invalid, isNonEmptyString, isPlainObject } from '../validate.js'
 import { loadCatalog, parseCatalog, VoiceCatalog, type CatalogFile, type CatalogVoice } from './catalog.js'
 import { SILENT_LOG, type InstallLog } from './bundled.js'
+import { RedirectPolicy, type AddressLookup } from './redirect-policy.js'
 import { VoiceDownloadError, VoiceFileChecksumError, VoiceFileSizeError, VoiceInstallError, VoiceNotInCatalogError } from './errors.js'
 import { assertVoiceName, isValidVoiceName, temporaryPath, voiceFiles } from './voice-name.js'
 
@@ -23,6 +28,9 @@ export const DEFAULT_BASE_URL = 'https://huggingface.co/rhasspy/piper-voices/res
 /** For a response to start, and then for each chunk of its body. */
 export const DEFAULT_TIMEOUT_MS = 30_000
 const DEFAULT_RETRIES = 2
+/** Redirects followed for one file, at most. */
+const MAX_REDIRECTS = 5
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
 export interface FetchVoicesOptions {
   /** The voice folder to install into; created if missing. */
@@ -33,7 +41,12 @@ export interface FetchVoicesOptions {
   mirrorDir?: string
   /** A loaded catalogue, parsed catalogue JSON, or a path (default voices/catalog.json). */
   catalog?: VoiceCatalog | Record<string, unknown> | string
+  /** The stall timeout: for a response to start, and then for each chunk of its body. */
   timeoutMs?: number
+  /** The whole call's time, every file, retry and redirect included (default: none). */
+  deadlineMs?: number
+  /** Resolves a redirect's host to check its addresses (default: the system's resolver). */
+  lookup?: AddressLookup
   /** Retries of a failed GET (network error, timeout, 408, 413, 429, 500, 502, 503, 504). */
   retries?: number
   signal?: AbortSignal
@@ -56,10 +69,12 @@ export interface FetchedVoice {
 
 // One client for the Piper voices repository. GET is idempotent, so every
 // retryable failure (timeouts included) is retried with ky's backoff.
+// Redirects come back as answers (3xx), to be checked before they are followed.
 const voicesHttp = ky.create({
   timeout: DEFAULT_TIMEOUT_MS,
   retry: { limit: DEFAULT_RETRIES, methods: ['get'], retryOnTimeout: true },
-  throwHttpErrors: true
+  throwHttpErrors: true,
+  redirect: 'manual'
 })
 
 /** Where a file's bytes come from. */
@@ -83,19 +98,36 @@ export async function fetchVoices (names: readonly string[], options: FetchVoice
   if (!Array.isArray(names)) throw invalid('an array of voice names', 'names', names)
   if (!isPlainObject(options)) throw invalid('an object', 'options', options)
   if (!isNonEmptyString(options.destDir)) throw invalid('a folder path', 'options.destDir', options.destDir)
-  const context: Context = {
-    destDir: options.destDir,
-    source: chooseSource(options),
-    signal: options.signal,
-    log: options.log ?? SILENT_LOG,
-    onProgress: options.onProgress ?? (() => {})
+  const deadline = callDeadline(options)
+  try {
+    const context: Context = {
+      destDir: options.destDir,
+      source: chooseSource({ ...options, signal: deadline.signal }),
+      signal: deadline.signal,
+      log: options.log ?? SILENT_LOG,
+      onProgress: options.onProgress ?? (() => {})
+    }
+    const catalog = await resolveCatalog(options.catalog)
+    const voices = new Set(names.map((name, index) => lookUp(catalog, name, `names[${index}]`)))
+    await ensureFolder(context.destDir)
+    const results: FetchedVoice[] = []
+    for (const voice of voices) results.push(await installVoice(voice, context))
+    return results
+  } finally {
+    deadline.clear()
   }
-  const catalog = await resolveCatalog(options.catalog)
-  const voices = new Set(names.map((name, index) => lookUp(catalog, name, `names[${index}]`)))
-  await ensureFolder(context.destDir)
-  const results: FetchedVoice[] = []
-  for (const voice of voices) results.push(await installVoice(voice, context))
-  return results
+}
+
+/** The caller's signal, and the deadline's when there is one: its reason
+ * names the limit, so the error says why the download stopped. */
+function callDeadline (options: FetchVoicesOptions): { signal: AbortSignal | undefined, clear: () => void } {
+  if (options.deadlineMs === undefined) return { signal: options.signal, clear: () => {} }
+  const deadlineMs = integerInRange(options.deadlineMs, 'options.deadlineMs', 1, 2_147_483_647)
+  const controller = new AbortController()
+  const source = String(options.baseUrl ?? options.mirrorDir ?? DEFAULT_BASE_URL)
+  const timer = setTimeout(() => controller.abort(new VoiceDownloadError(source, `The download did not finish within its deadline of ${deadlineMs / 1000} s`, { status: 504, details: { deadline_ms: deadlineMs } })), deadlineMs)
+  const signal = options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal])
+  return { signal, clear: () => clearTimeout(timer) }
 }
 
 /** Piper's old names (`en-us-lessac-medium`) are not valid voice names, but
@@ -128,7 +160,7 @@ function chooseSource (options: FetchVoicesOptions): FileSource {
   }
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)
   if (base.protocol === 'file:') return localSource(file => fileURLToPath(fileUrl(base, file)))
-  return httpSource(base, timeoutMs, retries, options.signal)
+  return httpSource(base, { timeoutMs, retries, signal: options.signal, redirects: new RedirectPolicy(base, options.lookup) })
 }
 
 function parseBaseUrl (value: unknown): URL {
@@ -168,30 +200,66 @@ function localSource (pathOf: (file: CatalogFile) => string): FileSource {
   }
 }
 
-function httpSource (base: URL, timeoutMs: number, retries: number, signal: AbortSignal | undefined): FileSource {
+interface HttpOptions {
+  timeoutMs: number
+  retries: number
+  signal: AbortSignal | undefined
+  redirects: RedirectPolicy
+}
+
+function httpSource (base: URL, options: HttpOptions): FileSource {
   return {
     locate: file => fileUrl(base, file).href,
     async open (file) {
-      const url = fileUrl(base, file).href
-      // ky's timeout ends when the headers arrive; a body that stops
-      // mid-file is caught by the idle timer in readBody, which aborts the
-      // request through this controller.
-      const stall = new AbortController()
-      let body
-      try {
-        const response = await voicesHttp.get(url, {
-          timeout: timeoutMs,
-          retry: { limit: retries, methods: ['get'], retryOnTimeout: true },
-          signal: signal === undefined ? stall.signal : AbortSignal.any([signal, stall.signal])
-        })
-        body = response.body
-      } catch (error) {
-        throw await downloadError(url, timeoutMs, error, signal)
+      let url = fileUrl(base, file)
+      for (let hop = 0; ; hop++) {
+        // ky's timeout ends when the headers arrive; a body that stops
+        // mid-file is caught by the idle timer in readBody, which aborts the
+        // request through this controller.
+        const stall = new AbortController()
+        const response = await get(url.href, options, stall)
+        const location = response.headers.get('location')
+        if (REDIRECT_STATUSES.has(response.status)) {
+          await response.body?.cancel().catch(() => {})
+          url = await redirected(url, location, hop, options.redirects)
+          continue
+        }
+        if (response.body === null) throw new VoiceDownloadError(url.href, `GET ${url.href} returned no body`)
+        return readBody(url.href, response.body, options.timeoutMs, stall, options.signal)
       }
-      if (body === null) throw new VoiceDownloadError(url, `GET ${url} returned no body`)
-      return readBody(url, body, timeoutMs, stall, signal)
     }
   }
+}
+
+/** One GET; a redirect comes back as its answer. */
+async function get (url: string, options: HttpOptions, stall: AbortController): Promise<Response> {
+  try {
+    return await voicesHttp.get(url, {
+      timeout: options.timeoutMs,
+      retry: { limit: options.retries, methods: ['get'], retryOnTimeout: true },
+      signal: options.signal === undefined ? stall.signal : AbortSignal.any([options.signal, stall.signal])
+    })
+  } catch (error) {
+    if (error instanceof HTTPError && REDIRECT_STATUSES.has(error.response.status)) return error.response
+    throw await downloadError(url, options.timeoutMs, error, options.signal)
+  }
+}
+
+/** Where a redirect leads, once checked; a refusal names the redirect, never what the target would answer. */
+async function redirected (from: URL, location: string | null, hop: number, policy: RedirectPolicy): Promise<URL> {
+  if (location === null || location === '') throw new VoiceDownloadError(from.href, `GET ${from.href} redirected without a Location`)
+  if (hop >= MAX_REDIRECTS) throw new VoiceDownloadError(from.href, `GET ${from.href} redirected more than ${MAX_REDIRECTS} times`)
+  let target: URL
+  try {
+    target = new URL(location, from)
+  } catch {
+    throw new VoiceDownloadError(from.href, `GET ${from.href} redirected to a Location that is not a URL`)
+  }
+  const refusal = await policy.refusal(target)
+  if (refusal !== undefined) {
+    throw new VoiceDownloadError(from.href, `GET ${from.href} redirected to ${target.origin}, which is not followed: ${refusal}`, { details: { redirect: target.origin } })
+  }
+  return target
 }
 
 async function downloadError (url: string, timeoutMs: number, error: unknown, signal: AbortSignal | undefined): Promise<unknown> {

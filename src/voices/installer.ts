@@ -3,16 +3,18 @@
 // `chorus voices install|remove` share. The fetcher does the downloading and
 // checking (temporary names, size and md5, rename into place); this adds
 // what a running service needs on top: one install per voice at a time (a
-// second request for the same voice joins the first), progress that GET
-// /voices can show, a clear refusal when the folder is read-only, and a
-// rescan once the files changed so the voice appears or goes at once.
+// second request for the same voice joins the first), each within its
+// deadline and stall timeout, progress that GET /voices can show, removal
+// that cancels an install under way, a clear refusal when the folder is
+// read-only, and a rescan once the files changed so the voice appears or
+// goes at once.
 
 import { constants } from 'node:fs'
 import { access, rm, stat } from 'node:fs/promises'
 import { ChorusError } from '../errors.js'
 import { loadCatalog, type CatalogFile, type VoiceCatalog } from './catalog.js'
 import { SILENT_LOG, type InstallLog } from './bundled.js'
-import { VoiceFolderReadOnlyError, VoiceInstallError, VoiceInstallingError, VoiceNotInstalledError } from './errors.js'
+import { VoiceFolderReadOnlyError, VoiceInstallCancelledError, VoiceInstallError, VoiceNotInstalledError } from './errors.js'
 import { DEFAULT_TIMEOUT_MS, fetchVoices, type FetchedVoice } from './fetch.js'
 import { assertVoiceName, voiceFiles } from './voice-name.js'
 import { pathExists } from './path-exists.js'
@@ -24,7 +26,10 @@ export interface VoiceInstallerOptions {
   catalogPath: string
   /** http:, https: or file: URL of a folder laid out like the Piper voices repository. */
   source: string
-  timeoutMs?: number
+  /** The longest wait for a response or its next byte (TTS_VOICE_DOWNLOAD_STALL_SECONDS). */
+  stallMs?: number
+  /** One install's whole time (TTS_VOICE_DOWNLOAD_TIMEOUT_SECONDS); default none. */
+  deadlineMs?: number
   log?: InstallLog
   /** Called once the folder's files changed (the registry's rescan). */
   onChange?: () => Promise<void>
@@ -45,6 +50,8 @@ export interface InstallProgress {
 interface Running {
   progress: InstallProgress
   done: Promise<FetchedVoice>
+  /** Stops this install (a removal of its voice). */
+  cancel: AbortController
 }
 
 // Codes that mean "this folder cannot be written", whoever asks.
@@ -93,15 +100,19 @@ export class VoiceInstaller {
       return Promise.reject(error)
     }
     const running = this.#running.get(voice)
-    if (running !== undefined) return running.done
+    if (running !== undefined) {
+      this.#options.log?.info({ voice }, `joining the install of ${voice} under way`)
+      return running.done
+    }
     // Registered before the first await, so a second call in the same tick joins.
     const progress: InstallProgress = { voice, state: 'installing', bytesDone: 0, bytesTotal: 0, startedAt: (this.#options.now ?? Date.now)() }
-    const done = this.#install(voice, progress).finally(() => { this.#running.delete(voice) })
-    this.#running.set(voice, { progress, done })
+    const cancel = new AbortController()
+    const done = this.#install(voice, progress, AbortSignal.any([this.#stop.signal, cancel.signal])).finally(() => { this.#running.delete(voice) })
+    this.#running.set(voice, { progress, done, cancel })
     return done
   }
 
-  async #install (voice: string, progress: InstallProgress): Promise<FetchedVoice> {
+  async #install (voice: string, progress: InstallProgress, signal: AbortSignal): Promise<FetchedVoice> {
     const catalog = await this.catalog()
     const entry = catalog.get(voice)
     progress.bytesTotal = entry.model.sizeBytes + entry.config.sizeBytes
@@ -115,8 +126,9 @@ export class VoiceInstaller {
       destDir: this.voiceDir,
       catalog,
       baseUrl: this.source,
-      timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: this.#stop.signal,
+      timeoutMs: this.#options.stallMs ?? DEFAULT_TIMEOUT_MS,
+      ...(this.#options.deadlineMs === undefined ? {} : { deadlineMs: this.#options.deadlineMs }),
+      signal,
       log: this.#options.log ?? SILENT_LOG,
       onProgress
     }).catch((error: unknown) => { throw readOnlyOr(error, this.voiceDir) })
@@ -125,14 +137,19 @@ export class VoiceInstaller {
   }
 
   /** Removes an installed voice's two files, the model first: without it
-   * the config alone is never taken for a voice. */
+   * the config alone is never taken for a voice. An install of it under way
+   * is cancelled first (its requests get ERR_VOICE_INSTALL_CANCELLED, its
+   * temporary files go); then there may be nothing left to remove. */
   async remove (name: unknown): Promise<void> {
     const voice = assertVoiceName(name, 'voice')
-    if (this.#running.has(voice)) throw new VoiceInstallingError(voice)
+    const cancelled = await this.#cancel(voice)
     await assertWritable(this.voiceDir)
     const paths = voiceFiles(this.voiceDir, voice)
     const present = await Promise.all([pathExists(paths.model), pathExists(paths.config)])
-    if (!present.includes(true)) throw new VoiceNotInstalledError(voice, this.voiceDir)
+    if (!present.includes(true)) {
+      if (cancelled) return
+      throw new VoiceNotInstalledError(voice, this.voiceDir)
+    }
     for (const path of [paths.model, paths.config]) {
       try {
         await rm(path, { force: true })
@@ -142,6 +159,15 @@ export class VoiceInstaller {
     }
     this.#options.log?.info({ voice, voiceDir: this.voiceDir }, `removed ${voice} from ${this.voiceDir}`)
     await this.#options.onChange?.()
+  }
+
+  /** Stops the voice's install under way, if any, once its files are cleaned up; true if there was one. */
+  async #cancel (voice: string): Promise<boolean> {
+    const running = this.#running.get(voice)
+    if (running === undefined) return false
+    running.cancel.abort(new VoiceInstallCancelledError(voice))
+    await running.done.catch(() => {})
+    return true
   }
 
   /** Stops downloads in progress (their temporary files are removed). */

@@ -12,7 +12,10 @@ import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.j
 import { parseOutputFormat, type OutputFormat } from './output-format.js'
 import { invalidMessage } from './errors.js'
 
-const PATH = /^\/v1\/text-to-speech\/([^/]+)\/(stream-input|multi-stream-input)$/
+/** The socket's endpoints, as route patterns: what an upgrade may ask for. */
+export const SOCKET_ROUTES = ['/v1/text-to-speech/:voice_id/stream-input', '/v1/text-to-speech/:voice_id/multi-stream-input'] as const
+
+const PATHS = SOCKET_ROUTES.map(route => ({ pattern: new RegExp(`^${route.replace(':voice_id', '([^/]+)')}$`), multi: route.endsWith('/multi-stream-input') }))
 
 export interface SocketOptions {
   voiceId: string
@@ -30,15 +33,16 @@ export const INACTIVITY = { min: 1, max: 180, default: 20 }
 
 /** The endpoint a path names, or undefined for any other path. */
 export function matchSocketPath (pathname: string): { voiceId: string, multi: boolean } | undefined {
-  const match = PATH.exec(pathname)
-  if (match === null) return undefined
-  let voiceId: string
-  try {
-    voiceId = decodeURIComponent(match[1])
-  } catch {
-    return undefined
+  for (const { pattern, multi } of PATHS) {
+    const match = pattern.exec(pathname)
+    if (match === null) continue
+    try {
+      return { voiceId: decodeURIComponent(match[1] as string), multi }
+    } catch {
+      return undefined
+    }
   }
-  return { voiceId, multi: match[2] === 'multi-stream-input' }
+  return undefined
 }
 
 function booleanParam (query: URLSearchParams, name: string): boolean {

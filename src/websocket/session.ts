@@ -9,7 +9,7 @@
 import type { WebSocket } from 'ws'
 import { isChorusError, type ChorusError } from '../errors.js'
 import type { Logger } from '../shared/logger.js'
-import type { ApiAccess, Identity } from '../access/access.js'
+import type { Admission } from '../access/access.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
 import { inactive, tooManyContexts, tooMuchText } from './errors.js'
@@ -54,8 +54,8 @@ export class SocketSession {
     private readonly settings: WebSocketSettings,
     private readonly limits: SocketLimits,
     private readonly log: Logger,
-    private readonly identity: Identity,
-    private readonly access: ApiAccess
+    /** The socket's admission: each piece's speech is admitted through it. */
+    private readonly admitted: Admission
   ) {
     ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)))
     ws.on('close', () => this.stop())
@@ -215,7 +215,7 @@ export class SocketSession {
     const request = contextRequest(this.voice.voice, this.voice.speaker, message.voiceSettings, { ssml: this.options.ssml, ...(message.lexicons !== undefined ? { lexicons: message.lexicons } : {}) })
     // Bad settings (a length_scale out of range, an unknown speaker, a lexicon
     // not installed) are refused now, not at the first sentence.
-    this.speech.prepare({ ...request, text: '.', ssml: false } satisfies TtsRequest, this.identity.tenant)
+    this.speech.prepare({ ...request, text: '.', ssml: false } satisfies TtsRequest, this.admitted.tenant.name)
     const context = new StreamContext(id === SINGLE ? undefined : id, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode, syncAlignment: this.options.syncAlignment, ssml: this.options.ssml }, {
       speech: this.speech,
       log: this.log,
@@ -227,8 +227,7 @@ export class SocketSession {
         this.limits.text -= characters
       },
       finished: done => this.finished(id, done),
-      tenant: this.identity.tenant,
-      admitSpeech: () => this.access.openStream(this.identity)
+      admitSpeech: () => this.admitted.speech()
     })
     this.contexts.set(id, context)
     this.limits.contexts++

@@ -19,8 +19,8 @@
 
 import type { Logger } from '../shared/logger.js'
 import type { PlaybackQueue, Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
+import type { SpeechAdmission } from '../synthesis/speech-admission.js'
 import type { WordTiming } from '../synthesis/timing.js'
-import type { Tenant } from '../pool/tenant.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
 import { afterSpace, buildAlignment, coveredEnd, EMPTY_ALIGNMENT, type Alignment } from './alignment.js'
 import type { OutputFormat } from './output-format.js'
@@ -39,10 +39,9 @@ export interface ContextHost {
   finished: (context: StreamContext) => void
   /** TTS_WS_TEXT_WAIT_MS: a wait this long without new text cuts what is held. */
   textWaitMs: number
-  /** The socket's key: its share of inference slots. */
-  tenant: Tenant
-  /** Admits one speech against the key's quotas (429 beyond); returns its release. */
-  admitSpeech: () => () => void
+  /** Admits one speech against the key's quotas (429 beyond): its share,
+   * its audio's account and its place, freed by the speech service when it ends. */
+  admitSpeech: () => SpeechAdmission
 }
 
 /** Pieces asked for beyond the one being sent: each holds at most its
@@ -251,16 +250,16 @@ export class StreamContext {
   private askAhead (): void {
     while (this.pieces.length > 0 && this.started.length <= PIECES_AHEAD && !this.closed) {
       if (this.started.some(piece => !piece.produced)) return
-      let admitted: () => void
+      let admission: SpeechAdmission
       try {
-        admitted = this.host.admitSpeech()
+        admission = this.host.admitSpeech()
       } catch (error) {
         if (this.started.length === 0) throw error
         return
       }
       let released = false
       const release = (): void => {
-        if (!released) admitted()
+        if (!released) admission.release()
         released = true
       }
       const text = this.pieces.shift() as string
@@ -275,7 +274,7 @@ export class StreamContext {
         log: this.host.log,
         signal: AbortSignal.any([this.controller.signal, controller.signal]),
         ...(this.wordTiming ? { timestamps: ['word'] } : {}),
-        tenant: this.host.tenant,
+        admission,
         playback: this.queue
       }
       const speech = this.host.speech.open(request)

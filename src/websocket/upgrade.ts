@@ -1,7 +1,8 @@
 // The input-streaming WebSocket on the service's port: an HTTP upgrade to
 // /v1/text-to-speech/{voice_id}/stream-input or /multi-stream-input is
-// checked (path, query, voice, origin) before it is accepted; a refusal is
-// an HTTP answer with the usual JSON error body, so a client sees why.
+// checked (path, then admission: host, page, key and requests per minute, as
+// every HTTP request is; then query and voice) before it is accepted; a
+// refusal is an HTTP answer with the usual JSON error body, so a client sees why.
 
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -10,13 +11,12 @@ import { ChorusError, isChorusError } from '../errors.js'
 import type { VoiceTarget } from '../openai/voice-map.js'
 import { mappedVoice } from '../openai/voice-resolver.js'
 import type { ApiAccess } from '../access/access.js'
-import { isForeignOrigin, originNotAllowed } from '../shared/page-origin.js'
 import type { Logger } from '../shared/logger.js'
 import { voiceNotFound } from '../synthesis/errors.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
 import { notFound } from './errors.js'
 import { SocketLimits } from './limits.js'
-import { matchSocketPath, parseSocketQuery } from './messages.js'
+import { matchSocketPath, parseSocketQuery, SOCKET_ROUTES } from './messages.js'
 import { SocketSession, type WebSocketSettings } from './session.js'
 
 export interface WebSocketConfig extends WebSocketSettings {
@@ -27,11 +27,11 @@ export interface WebSocketConfig extends WebSocketSettings {
   maxMessageBytes: number
   /** The OpenAI endpoint's voice map: ids a client hard-codes onto voices. */
   openaiVoices: Readonly<Record<string, VoiceTarget>>
-  /** TTS_ALLOWED_ORIGINS: browser pages besides the service's own. */
-  allowedOrigins: readonly string[]
 }
 
 export interface WebSockets {
+  /** The paths an upgrade may ask for (route patterns). */
+  readonly routes: readonly string[]
   /** Open sockets, for tests and metrics. */
   readonly sessions: ReadonlySet<SocketSession>
   readonly limits: SocketLimits
@@ -52,14 +52,6 @@ export function resolveSocketVoice (speech: SpeechService, voiceMap: Readonly<Re
   throw voiceNotFound(voiceId, [...Object.keys(voiceMap).sort(), ...installed])
 }
 
-/** Browsers send Origin on a WebSocket and let any page open one: only the
- * service's own pages and TTS_ALLOWED_ORIGINS may (the same rule as HTTP's, browser-origins.ts). */
-function checkOrigin (request: IncomingMessage, allowed: readonly string[]): void {
-  const origin = request.headers.origin
-  if (origin === undefined || allowed.includes(origin)) return
-  if (isForeignOrigin(origin, request.headers.host)) throw originNotAllowed(origin)
-}
-
 function reject (socket: Duplex, error: ChorusError): void {
   const body = JSON.stringify({ error: error.message, code: error.code, ...error.details })
   // WWW-Authenticate on a 401, Retry-After on a 429.
@@ -78,14 +70,14 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
       const url = new URL(request.url ?? '/', 'http://localhost')
       const endpoint = matchSocketPath(url.pathname)
       if (endpoint === undefined) throw notFound(url.pathname)
-      // The key first: a stranger learns nothing else (401, or 429 over its request quota).
-      const identity = access.authenticateUpgrade(request.headers, request.url ?? '/')
-      checkOrigin(request, config.allowedOrigins)
+      // Admission before anything else, as for every HTTP request: a
+      // stranger or a foreign page learns nothing more (421, 403, 401, 429).
+      const admitted = access.admit({ method: request.method ?? 'GET', headers: request.headers, url: request.url ?? '/', upgrade: true, connection: socket, open: false })
       const options = parseSocketQuery(endpoint.voiceId, endpoint.multi, url.searchParams)
       const voice = resolveSocketVoice(speech, config.openaiVoices, endpoint.voiceId)
       wss.handleUpgrade(request, socket, head, ws => {
         const session = new SocketSession(ws, options, voice, speech, config, limits,
-          log.child({ socket: nextId++, voice: voice.voice, multi: options.multi, key: identity.tenant.name }), identity, access)
+          log.child({ socket: nextId++, voice: voice.voice, multi: options.multi, key: admitted.tenant.name }), admitted)
         sessions.add(session)
         ws.on('close', () => sessions.delete(session))
       })
@@ -95,6 +87,7 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
     }
   })
   return {
+    routes: SOCKET_ROUTES,
     sessions,
     limits,
     close: () => {

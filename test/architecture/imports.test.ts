@@ -1,5 +1,6 @@
-// The folder rules of README's Architecture section, read from the import
-// statements of src/**/*.ts and of the load-test harness (bench/**/*.ts):
+// The folder rules (rules.ts, the one place they are written; the table in
+// docs/architecture.md must say the same), against the import statements of
+// src/**/*.ts and of the load-test harness (bench/**/*.ts):
 // each folder imports only what the table allows, the tool server and the
 // reference spawner never import each other, no two folders import each
 // other, directly or round a longer loop (http and service once did), and
@@ -9,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
+import { ALLOWED_IMPORTS, APART, PROTOCOL_ADAPTERS } from './rules.js'
 
 const SRC = join(PACKAGE_ROOT, 'src')
 const BENCH = join(PACKAGE_ROOT, 'bench')
@@ -68,30 +70,7 @@ function cycles (graph: Map<string, Set<string>>): string[][] {
 
 const graph = areaGraph()
 
-// README, Architecture: what each folder may import besides src's root files
-// (errors.ts, validate.ts, package-root.ts), which every folder may use. The
-// harness (bench/, a top-level folder outside the package) drives the
-// service and the tool servers through their own modules.
-const ALLOWED: Record<string, readonly string[]> = {
-  engine: [],
-  shared: [],
-  text: [],
-  voices: ['engine'],
-  pool: ['engine', 'voices'],
-  audio: ['engine'],
-  synthesis: ['engine', 'voices', 'pool', 'audio', 'shared', 'text'],
-  lexicons: ['synthesis', 'text', 'shared'],
-  access: ['pool', 'shared'],
-  openai: ['synthesis', 'audio', 'voices', 'shared'],
-  http: ['access', 'synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared', 'lexicons', 'text'],
-  websocket: ['access', 'synthesis', 'openai', 'pool', 'audio', 'shared'],
-  service: ['access', 'http', 'websocket', 'synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared', 'lexicons'],
-  tools: ['shared'],
-  spawner: ['shared'],
-  commands: ['service', 'synthesis', 'voices', 'audio', 'engine', 'shared'],
-  // The conversation benchmarks pick the scheduler (pool's SCHEDULER_MODES).
-  bench: ['service', 'tools', 'spawner', 'pool', 'voices', 'engine', 'shared']
-}
+const ALLOWED = ALLOWED_IMPORTS
 
 t.test('each folder imports only what the architecture table allows', async t => {
   t.same([...graph.keys()].filter(name => name !== '.').sort(), Object.keys(ALLOWED).sort(), 'the table names every folder')
@@ -115,8 +94,39 @@ t.test('nothing in src imports the harness or anything else outside src: the pac
 })
 
 t.test('the tool server and the reference spawner do not import each other', async t => {
-  t.notOk(graph.get('tools')?.has('spawner'), 'tools → spawner')
-  t.notOk(graph.get('spawner')?.has('tools'), 'spawner → tools')
+  for (const [a, b] of APART) {
+    t.notOk(graph.get(a)?.has(b), `${a} → ${b}`)
+    t.notOk(graph.get(b)?.has(a), `${b} → ${a}`)
+    t.notOk(ALLOWED[a]?.includes(b) === true || ALLOWED[b]?.includes(a) === true, `the rules keep ${a} and ${b} apart`)
+  }
+})
+
+t.test('the protocol adapters import nothing from the pool or the engine', async t => {
+  for (const folder of PROTOCOL_ADAPTERS) {
+    t.same(['pool', 'engine'].filter(to => ALLOWED[folder]?.includes(to)), [], `the rules give ${folder} neither`)
+    t.same(['pool', 'engine'].filter(to => graph.get(folder)?.has(to)), [], `${folder}'s imports reach neither`)
+  }
+})
+
+/** docs/architecture.md's table: folder → the folders its Imports cell names (in backquotes; "nothing" for none). */
+function documentedImports (): Map<string, string[]> {
+  const table = new Map<string, string[]>()
+  for (const line of readFileSync(join(PACKAGE_ROOT, 'docs/architecture.md'), 'utf8').split('\n')) {
+    const cells = line.split('|').map(cell => cell.trim())
+    if (cells.length < 5 || !cells[1]?.startsWith('`')) continue
+    const folders = [...(cells[1] ?? '').matchAll(/`([a-z]+)\/`/g)].map(match => match[1] as string)
+    const imports = [...(cells[3] ?? '').matchAll(/`([a-z]+)`/g)].map(match => match[1] as string)
+    for (const folder of folders) table.set(folder, imports)
+  }
+  return table
+}
+
+t.test('docs/architecture.md\'s table says what the rules say', async t => {
+  const documented = documentedImports()
+  t.same([...documented.keys()].sort(), Object.keys(ALLOWED).sort(), 'one row for every folder')
+  for (const [folder, allowed] of Object.entries(ALLOWED)) {
+    t.same([...documented.get(folder) ?? []].sort(), [...allowed].sort(), `${folder}'s row`)
+  }
 })
 
 t.test('no folder imports service but the entry points; no loop between folders', async t => {

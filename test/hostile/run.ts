@@ -1,6 +1,6 @@
-// npm run test:hostile: issue 27's hostile-network probe as one suite, i.e.
-// test/hostile/*.test.ts and the tests elsewhere that reproduce each finding
-// (listed, with the probes, in test/hostile/findings.ts). All of them are
+// npm run test:hostile: issues 27's and 42's hostile probes as one suite,
+// i.e. test/hostile/*.test.ts and the tests elsewhere that reproduce each
+// finding (listed, with the probes, in test/hostile/findings.ts). All of them are
 // also part of npm test; this runs only them. Extra arguments go to tap.
 
 import { spawnSync } from 'node:child_process'

@@ -30,7 +30,7 @@ t.test('a full entry and the defaults', async t => {
 t.test('each mistake is named by its entry and field, in the one format', async t => {
   const cases: Array<[string, unknown, RegExp]> = [
     ['not JSON', undefined, /^Expected JSON in TTS_API_KEYS_FILE \(\/etc\/chorus\/keys.json\) but it does not parse/],
-    ['not an object', [], /^Expected an object \{"keys": \{…\}\} for the file in TTS_API_KEYS_FILE .* but received \[\] \(array\)$/],
+    ['not an object', [], /^Expected an object \{"keys": \{…\}\} for the file in TTS_API_KEYS_FILE .* but received a value not shown \(an array of 0 items\)$/],
     ['an unknown top field', { keys: {}, key: {} }, /^Expected only the field "keys" for the file .* but received "key" \(string\)$/],
     ['keys not an object', { keys: [] }, /^Expected an object of key → .* for "keys" in TTS_API_KEYS_FILE/],
     ['a bad role', { keys: { [KEY]: { name: 'bot-a', role: 'root' } } }, /^Expected "user" or "admin" for entry 1 \(bot-a\)\.role in TTS_API_KEYS_FILE \(\/etc\/chorus\/keys.json\) but received "root" \(string\)$/],

@@ -15,7 +15,7 @@ import t from 'tap'
 import { ApiAccess } from '../../src/access/access.js'
 import { KeyStore } from '../../src/access/key-store.js'
 import { parseKeysFile } from '../../src/access/keys-file.js'
-import { requireAdmin, requireKey } from '../../src/http/auth/middleware.js'
+import { admission, requireAdmin } from '../../src/http/auth/middleware.js'
 import { Quotas } from '../../src/access/quotas.js'
 import { serviceErrors } from '../../src/http/app.js'
 import type { ChorusState } from '../../src/http/context.js'
@@ -47,13 +47,13 @@ const metrics = new ServiceMetrics({ pendingRequests: zero, queuedSentences: zer
 async function serve (access: ApiAccess, metricsPublic = false): Promise<string> {
   const app = new Koa<ChorusState>()
   const router = new Router<ChorusState>()
-  router.get('/voices', ctx => { ctx.body = { tenant: ctx.state.identity?.tenant } })
+  router.get('/voices', ctx => { ctx.body = { tenant: ctx.state.admitted?.tenant.name, share: ctx.state.admitted?.tenant.share } })
   router.get('/health', ctx => { ctx.body = { status: 'ok' } })
   router.get('/metrics', async ctx => { ctx.body = await metrics.registry.metrics() })
   router.post('/voices/install', requireAdmin(undefined), ctx => { ctx.body = { installed: true } })
   app.use(serviceErrors())
   app.use(requestId(log))
-  app.use(requireKey(access, { metricsPublic }))
+  app.use(admission(access, { metricsPublic }))
   app.use(router.routes())
   const server: Server = app.listen(0, '127.0.0.1')
   await new Promise(resolve => server.once('listening', resolve))
@@ -62,7 +62,7 @@ async function serve (access: ApiAccess, metricsPublic = false): Promise<string>
 }
 
 const store = new KeyStore(file, parseKeysFile(JSON.stringify({ keys: KEYS }), file), log)
-const access = new ApiAccess(store, new Quotas(() => performance.now(), 60_000), accessCounts(metrics))
+const access = new ApiAccess(store, new Quotas(() => performance.now(), 60_000), accessCounts(metrics), { allowedOrigins: [] })
 const base = await serve(access)
 
 t.test('without a key: 401, the standard body and a Bearer challenge', async t => {
@@ -84,11 +84,11 @@ t.test('without a key: 401, the standard body and a Bearer challenge', async t =
 t.test('a key as Bearer or xi-api-key: the request speaks for its name and weight', async t => {
   const bearer = await request(`${base}/voices`, { headers: { Authorization: `Bearer ${USER}` } })
   t.equal(bearer.status, 200)
-  t.same(bearer.json, { tenant: { name: 'bot-a', weight: 3 } })
+  t.same(bearer.json, { tenant: 'bot-a', share: { name: 'bot-a', weight: 3 } })
   const lower = await request(`${base}/voices`, { headers: { Authorization: `bearer  ${USER}` } })
   t.equal(lower.status, 200, 'the scheme is case-insensitive')
   const xi = await request(`${base}/voices`, { headers: { 'xi-api-key': ADMIN } })
-  t.same(xi.json, { tenant: { name: 'ops', weight: 1 } })
+  t.same(xi.json, { tenant: 'ops', share: { name: 'ops', weight: 1 } })
 })
 
 t.test('public paths need no key; /metrics does unless TTS_METRICS_PUBLIC', async t => {
@@ -109,20 +109,21 @@ t.test('requireAdmin: 403 for a user key, passes an admin key', async t => {
 })
 
 t.test('a WebSocket upgrade may carry the key as ?api_key=, and counts as a request', async t => {
-  const identity = access.authenticateUpgrade({}, `/v1/text-to-speech/x/stream-input?api_key=${encodeURIComponent(USER)}`)
-  t.same(identity.tenant, { name: 'bot-a', weight: 3 })
-  t.same(access.authenticateUpgrade({ 'xi-api-key': ADMIN }, '/ws').tenant.name, 'ops')
-  t.throws(() => access.authenticateUpgrade({}, '/ws?api_key=sk-wrong-0123456789abcdef'), { status: 401, code: 'ERR_UNAUTHORIZED' })
-  t.throws(() => access.authenticateUpgrade({}, '/ws'), { status: 401, message: /is required/ })
-  access.authenticateUpgrade({}, `/ws?api_key=${LIMITED}`)
-  t.throws(() => access.authenticateUpgrade({}, `/ws?api_key=${LIMITED}`), { status: 429, code: 'ERR_QUOTA_EXCEEDED', headers: { 'Retry-After': /^\d+$/ } })
+  const upgrade = (headers: Record<string, string>, url: string): ReturnType<typeof access.admit> => access.admit({ method: 'GET', headers, url, upgrade: true, connection: {}, open: false })
+  const admitted = upgrade({}, `/v1/text-to-speech/x/stream-input?api_key=${encodeURIComponent(USER)}`)
+  t.same(admitted.tenant.share, { name: 'bot-a', weight: 3 })
+  t.same(upgrade({ 'xi-api-key': ADMIN }, '/ws').tenant.name, 'ops')
+  t.throws(() => upgrade({}, '/ws?api_key=sk-wrong-0123456789abcdef'), { status: 401, code: 'ERR_UNAUTHORIZED' })
+  t.throws(() => upgrade({}, '/ws'), { status: 401, message: /is required/ })
+  upgrade({}, `/ws?api_key=${LIMITED}`)
+  t.throws(() => upgrade({}, `/ws?api_key=${LIMITED}`), { status: 429, code: 'ERR_QUOTA_EXCEEDED', headers: { 'Retry-After': /^\d+$/ } })
 })
 
 t.test('keys off: everyone is anonymous, as before keys existed; admin routes need TTS_ADMIN_TOKEN, off without it', async t => {
-  const open = await serve(new ApiAccess(undefined, new Quotas(() => performance.now(), 60_000), accessCounts(metrics)))
+  const open = await serve(new ApiAccess(undefined, new Quotas(() => performance.now(), 60_000), accessCounts(metrics), { allowedOrigins: [] }))
   const reply = await request(`${open}/voices`)
   t.equal(reply.status, 200)
-  t.same(reply.json, { tenant: { name: 'anonymous', weight: 1 } })
+  t.match(reply.json, { tenant: 'anonymous', share: { name: /^anonymous#\d+$/, weight: 1, countedAs: 'anonymous' } }, 'counted as anonymous, its connection its own share')
   t.equal((await request(`${open}/voices`, { headers: { Authorization: 'Bearer whatever' } })).status, 200, 'any Authorization is ignored')
   const admin = await request(`${open}/voices/install`, { method: 'POST' })
   t.equal(admin.status, 403)

@@ -7,7 +7,7 @@ import t from 'tap'
 import { InferenceGate } from '../../src/pool/inference-gate.js'
 import { SynthesisCancelledError } from '../../src/engine/errors.js'
 import type { Ticket } from '../../src/pool/schedule.js'
-import { ANONYMOUS } from '../../src/pool/tenant.js'
+import { COMMON_SHARE as ANONYMOUS } from '../../src/pool/share.js'
 
 /** A whole answer's task: these keep task order among themselves. */
 function whole (order: readonly [number, number, number]): Ticket {

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { NEW_ANSWER_WAIT_MS, PROTECT_LEAD_MS, Schedule, type Ticket } from '../../src/pool/schedule.js'
 import { AnswerClock, leadMs, PlaybackQueue } from '../../src/pool/schedule-clock.js'
-import { ANONYMOUS } from '../../src/pool/tenant.js'
+import { COMMON_SHARE as ANONYMOUS } from '../../src/pool/share.js'
 
 const RATE = 1000 // one sample is one millisecond
 const JITTER = 200

@@ -7,8 +7,7 @@
 import t from 'tap'
 import { Schedule, type Ticket } from '../../src/pool/schedule.js'
 import { AnswerClock } from '../../src/pool/schedule-clock.js'
-import type { Tenant } from '../../src/pool/tenant.js'
-import { ANONYMOUS } from '../../src/pool/tenant.js'
+import { COMMON_SHARE as ANONYMOUS, type Share as Tenant } from '../../src/pool/share.js'
 
 const RATE = 1000 // samples per second: one sample is one millisecond
 const JITTER = 200

@@ -13,12 +13,13 @@ import type { TimingChunk } from '../../src/synthesis/timing.js'
 import type { TtsRequest } from '../../src/synthesis/tts-request.js'
 import { BUILTIN_VOICE } from '../../src/voices/builtin.js'
 import { startTestService } from '../helpers/service.js'
+import { localAdmission } from '../../src/synthesis/speech-admission.js'
 
 const service = await startTestService({}, [])
 t.teardown(() => service.stop())
 
 async function hear (request: TtsRequest, timestamps?: SpeechRequest['timestamps']): Promise<{ timing: TimingChunk[], pcm: Buffer, late: number }> {
-  const speech = await service.deps.speech.open({ request, format: 'wav', stream: request.stream, log: service.deps.log, ...(timestamps !== undefined ? { timestamps } : {}) })
+  const speech = await service.deps.speech.open({ request, format: 'wav', stream: request.stream, log: service.deps.log, admission: localAdmission(), ...(timestamps !== undefined ? { timestamps } : {}) })
   const audio: Buffer[] = []
   const timing: TimingChunk[] = []
   let bytes = 0

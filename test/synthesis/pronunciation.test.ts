@@ -25,6 +25,7 @@ import type { TtsRequest } from '../../src/synthesis/tts-request.js'
 import { BUILTIN_VOICE } from '../../src/voices/builtin.js'
 import { postTts } from '../helpers/service.js'
 import { BENCH_VOICES, testVoiceDir } from '../helpers/voices.js'
+import { localAdmission } from '../../src/synthesis/speech-admission.js'
 
 const PROBE = 'en_US-probe-medium'
 const BENCH = 'en_US-bench-medium'
@@ -162,7 +163,7 @@ t.test('the WebSocket: [[ ]] in any text, SSML with enable_ssml_parsing, pieces 
 interface Heard { timing: TimingChunk[], samples: number, late: number }
 
 async function hear (request: TtsRequest): Promise<Heard> {
-  const speech = await service.deps.speech.open({ request, format: 'wav', stream: request.stream, log: service.deps.log, timestamps: ['word', 'phoneme'] })
+  const speech = await service.deps.speech.open({ request, format: 'wav', stream: request.stream, log: service.deps.log, timestamps: ['word', 'phoneme'], admission: localAdmission() })
   let bytes = 0
   let late = 0
   const timing: TimingChunk[] = []

@@ -8,6 +8,7 @@ import { once } from 'node:events'
 import t from 'tap'
 import type { SpeechRequest } from '../../src/synthesis/speech-service.js'
 import { startTestService, type TestService } from '../helpers/service.js'
+import { localAdmission } from '../../src/synthesis/speech-admission.js'
 
 const WINDOW = 2
 const service = await startTestService({ TTS_RESPONSE_BUFFER_BYTES: '1024', TTS_SENTENCE_WINDOW: String(WINDOW), TTS_WORKERS_PER_VOICE: '1' }, ['en_US-probe-medium'])
@@ -17,7 +18,7 @@ const SENTENCES = 60
 const TEXT = Array.from({ length: SENTENCES }, (_, i) => `Sentence number ${i + 1}.`).join(' ')
 
 function asked (text = TEXT): SpeechRequest {
-  return { request: { text, voice: 'en_US-probe-medium', stream: true }, format: 'wav', stream: true, log: service.deps.log }
+  return { request: { text, voice: 'en_US-probe-medium', stream: true }, format: 'wav', stream: true, log: service.deps.log, admission: localAdmission() }
 }
 
 /** Resolves once the service holds at most `left` requests. */

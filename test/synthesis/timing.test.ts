@@ -23,6 +23,7 @@ import type { SpeechChunk, SpeechRequest } from '../../src/synthesis/speech-serv
 import type { TimingChunk } from '../../src/synthesis/timing.js'
 import type { TtsRequest } from '../../src/synthesis/tts-request.js'
 import { BENCH_VOICES } from '../helpers/voices.js'
+import { localAdmission } from '../../src/synthesis/speech-admission.js'
 
 const VOICES = ['en_US-bench-x_low', 'en_GB-benchmulti-medium']
 const TEXT = 'Hello there, this is a test. A second sentence follows it, rather longer than the first, so that it makes several chunks of audio. Third!'
@@ -49,7 +50,7 @@ interface Heard { timing: TimingChunk[], pcm: Buffer, late: number }
 
 /** Reads a WAV speech, noting timing chunks that came after audio they cover. */
 async function hear (service: RunningService, request: TtsRequest, timestamps: SpeechRequest['timestamps']): Promise<Heard> {
-  const speech = await service.deps.speech.open({ request, format: 'wav', stream: request.stream, log: service.deps.log, ...(timestamps !== undefined ? { timestamps } : {}) })
+  const speech = await service.deps.speech.open({ request, format: 'wav', stream: request.stream, log: service.deps.log, admission: localAdmission(), ...(timestamps !== undefined ? { timestamps } : {}) })
   const audio: Buffer[] = []
   let bytes = 0
   const timing: TimingChunk[] = []

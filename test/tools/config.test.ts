@@ -24,7 +24,7 @@ t.test('tools: defaults', async (t) => {
     transport: 'http',
     http: { host: '0.0.0.0', port: 8999, path: '/mcp', token: undefined, allowedOrigins: [], maxSessions: 1000, sessionsPerMinute: 60 },
     spawner: { host: 'opensim-ai-spawner', port: 8993, token: undefined, timeoutMs: 10000, retries: 2, maxBodyBytes: 4 * 1024 * 1024 },
-    limits: { maxBatch: 32, callsPerSession: 4, spawnerCalls: 16 },
+    limits: { maxBatch: 32, callsPerSession: 4, spawnerCalls: 16, maxAnswerBytes: 16 * 1024 * 1024 },
     identity: undefined,
     ownership: 'actions',
     logLevel: 'info',
@@ -52,6 +52,7 @@ t.test('tools: environment', async (t) => {
     CHORUS_TOOLS_MAX_BATCH: '8',
     CHORUS_TOOLS_CALLS_PER_SESSION: '2',
     CHORUS_TOOLS_SPAWNER_CALLS: '6',
+    CHORUS_TOOLS_MAX_ANSWER_BYTES: '1048576',
     CHORUS_TOOLS_OWNERSHIP: 'strict'
   })
   t.same(config.spawner, { host: 'spawner.internal', port: 9001, token: 'padded-token', timeoutMs: 2500, retries: 0, maxBodyBytes: 4 * 1024 * 1024 })
@@ -64,7 +65,7 @@ t.test('tools: environment', async (t) => {
     maxSessions: 50,
     sessionsPerMinute: 10
   })
-  t.same(config.limits, { maxBatch: 8, callsPerSession: 2, spawnerCalls: 6 })
+  t.same(config.limits, { maxBatch: 8, callsPerSession: 2, spawnerCalls: 6, maxAnswerBytes: 1048576 })
   t.equal(config.ownership, 'strict')
   t.equal(parseToolsConfig([], {}).ownership, 'actions', 'the original contract by default')
   t.same(config.identity, { first: 'Ada', last: 'Lovelace' })
@@ -83,13 +84,13 @@ t.test('tools: flags override the environment', async (t) => {
     '--stdio', '--spawner-host', 'flag-host', '--spawner-port=7000', '--spawner-token', ' flag-token ',
     '--first-name', 'Flag', '--last-name', 'Bot', '--port', '1234', '--host', '::', '--path', '/x',
     '--spawner-timeout-ms', '100', '--spawner-retries', '5', '--spawner-max-body-bytes', '65536', '--log-level', 'warn',
-    '--max-sessions', '7', '--sessions-per-minute', '9', '--max-batch', '3', '--calls-per-session', '1', '--spawner-calls', '2'
+    '--max-sessions', '7', '--sessions-per-minute', '9', '--max-batch', '3', '--calls-per-session', '1', '--spawner-calls', '2', '--max-answer-bytes', '65536'
   ], { SPAWNER_HOST: 'env-host', SPAWNER_PORT: '9001', SPAWNER_TOKEN: 'env-token', OPENSIM_BOT_FIRST: 'Env', OPENSIM_BOT_LAST: 'Bot' })
   t.equal(config.transport, 'stdio')
   t.same(config.spawner, { host: 'flag-host', port: 7000, token: 'flag-token', timeoutMs: 100, retries: 5, maxBodyBytes: 65536 })
   t.same(config.identity, { first: 'Flag', last: 'Bot' })
   t.match(config.http, { host: '::', port: 1234, path: '/x', maxSessions: 7, sessionsPerMinute: 9 })
-  t.same(config.limits, { maxBatch: 3, callsPerSession: 1, spawnerCalls: 2 })
+  t.same(config.limits, { maxBatch: 3, callsPerSession: 1, spawnerCalls: 2, maxAnswerBytes: 65536 })
   t.equal(config.logLevel, 'warn')
   t.equal(parseToolsConfig(['--spawner-port', '1', '--spawner-port', '2'], {}).spawner.port, 2, 'the last occurrence wins')
 })

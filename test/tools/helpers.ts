@@ -129,6 +129,7 @@ export interface ToolsOptions {
   maxBatch?: number
   callsPerSession?: number
   spawnerCalls?: number
+  maxAnswerBytes?: number
   ownership?: OwnershipMode
 }
 
@@ -151,7 +152,7 @@ export function toolsContext (options: ToolsOptions): McpServerContext {
     logger: options.logger ?? memoryLogger('silent').logger,
     secrets: [options.spawnerToken, options.token].filter((secret): secret is string => secret !== undefined),
     maxBatch: options.maxBatch ?? TOOLS_DEFAULTS.maxBatch,
-    calls: spawnerCallLimits(options.callsPerSession ?? TOOLS_DEFAULTS.callsPerSession, options.spawnerCalls ?? TOOLS_DEFAULTS.spawnerCalls)
+    calls: spawnerCallLimits(options.callsPerSession ?? TOOLS_DEFAULTS.callsPerSession, options.spawnerCalls ?? TOOLS_DEFAULTS.spawnerCalls, options.maxAnswerBytes ?? TOOLS_DEFAULTS.maxAnswerBytes)
   }
 }
 

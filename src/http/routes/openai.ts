@@ -1,11 +1,10 @@
 // OpenAI's speech API: POST /v1/audio/speech, GET /v1/models and
-// GET /v1/audio/voices. Errors take OpenAI's shape here. The request becomes
+// GET /v1/audio/voices. Errors take OpenAI's shape on these paths (app.ts). The request becomes
 // the same TtsRequest as /tts (speed applied to the voice's own
 // length_scale), so voices, settings, the queue and the cache behave alike.
 
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import { openAIErrors } from '../../openai/errors.js'
 import { modelList, voiceList } from '../../openai/models.js'
 import { parseSpeechRequest } from '../../openai/speech-request.js'
 import { sseDelta, sseDone } from '../../openai/sse.js'
@@ -22,6 +21,11 @@ import { parseTimestamps, sseTiming } from '../../synthesis/timing/wire.js'
 export interface OpenAISettings {
   maxTextLength: number
   openaiVoices: Record<string, VoiceTarget>
+}
+
+/** OpenAI's paths, whose every error (refusals at the door included) takes OpenAI's shape. */
+export function isOpenAIPath (path: string): boolean {
+  return path === '/v1/models' || path.startsWith('/v1/models/') || path.startsWith('/v1/audio/')
 }
 
 export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, voices: () => VoiceInfo[]): Router<ChorusState> {
@@ -50,12 +54,12 @@ export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, v
       sse ? { contentType: 'text/event-stream', chunk: sseDelta, timing: sseTiming, end: () => sseDone(characters) } : undefined)
   }
 
-  router.post('openai-speech', '/v1/audio/speech', openAIErrors(), post)
-  router.get('openai-models', '/v1/models', openAIErrors(), ctx => {
+  router.post('openai-speech', '/v1/audio/speech', post)
+  router.get('openai-models', '/v1/models', ctx => {
     ctx.state.route = '/v1/models'
     ctx.body = modelList(synthesizer)
   })
-  router.get('openai-voices', '/v1/audio/voices', openAIErrors(), ctx => {
+  router.get('openai-voices', '/v1/audio/voices', ctx => {
     ctx.state.route = '/v1/audio/voices'
     ctx.body = voiceList(synthesizer, settings.openaiVoices, voices())
   })

@@ -4,7 +4,7 @@ import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
 import { notReady } from '../errors.js'
-import { checkReadiness, servingVoices } from '../../synthesis/readiness.js'
+import { checkReadiness, poolHealth, servingVoices } from '../../synthesis/readiness.js'
 import { describeBrokenVoices, describeVoices } from '../../synthesis/voice-info.js'
 
 export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
@@ -12,6 +12,7 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   router.get('health', '/health', ctx => {
     ctx.state.route = '/health'
     const fallback = deps.synthesizer.defaultVoice()
+    const pools = poolHealth(deps)
     ctx.body = {
       status: 'ok',
       default_voice: fallback.effective,
@@ -20,10 +21,10 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
       // is reported here rather than hidden.
       configured_default_voice: fallback.configured,
       default_voice_installed: fallback.installed,
-      loaded_voices: [...deps.pools.loaded().keys()].sort(),
+      loaded_voices: pools.loaded,
       // TTS_PRELOAD_VOICES' progress: state "done" once every listed voice was tried.
-      preload: deps.preload.status,
-      voice_memory: { budget_bytes: deps.pools.budgetBytes, used_bytes: deps.pools.usedBytes },
+      preload: pools.preload,
+      voice_memory: { budget_bytes: pools.memory.budgetBytes, used_bytes: pools.memory.usedBytes },
       pending_requests: deps.synthesizer.pending
     }
   })

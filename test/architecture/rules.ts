@@ -1,0 +1,35 @@
+// The architecture's folder rules, in one place: which folders of src/ (and
+// the harness, bench/) each folder may import besides src's root files
+// (errors.ts, error-registry.ts, validate.ts, package-root.ts), which every
+// folder may use. imports.test.ts checks the import statements against it,
+// and checks that docs/architecture.md's table says the same.
+
+export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  engine: [],
+  shared: [],
+  text: [],
+  voices: ['engine'],
+  pool: ['engine', 'voices'],
+  audio: ['engine'],
+  synthesis: ['engine', 'voices', 'pool', 'audio', 'shared', 'text'],
+  // The lexicon store: versions on disk, scopes, which lexicons a request applies.
+  lexicons: ['synthesis', 'text', 'shared'],
+  // Admission names the tenant and hands each speech its share: through synthesis, never the pool.
+  access: ['synthesis', 'shared'],
+  // The protocol adapters reach the pool and the engine only through synthesis and access.
+  openai: ['synthesis', 'audio', 'voices', 'shared'],
+  http: ['access', 'synthesis', 'openai', 'voices', 'audio', 'shared', 'lexicons', 'text'],
+  websocket: ['access', 'synthesis', 'openai', 'audio', 'shared'],
+  service: ['access', 'http', 'websocket', 'synthesis', 'openai', 'pool', 'voices', 'audio', 'engine', 'shared', 'lexicons'],
+  tools: ['shared'],
+  spawner: ['shared'],
+  commands: ['service', 'synthesis', 'voices', 'audio', 'engine', 'shared'],
+  // The conversation benchmarks pick the scheduler (pool's SCHEDULER_MODES).
+  bench: ['service', 'tools', 'spawner', 'pool', 'voices', 'engine', 'shared']
+}
+
+/** Folders that speak a protocol: they never import the pool or the engine. */
+export const PROTOCOL_ADAPTERS: readonly string[] = ['http', 'websocket', 'openai']
+
+/** Folders that never import each other. */
+export const APART: ReadonlyArray<readonly [string, string]> = [['tools', 'spawner']]
