@@ -5,7 +5,6 @@
 // computed Retry-After, an edit of the file is picked up while running, and
 // the WebSocket upgrade takes the same keys.
 
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -13,8 +12,10 @@ import { join } from 'node:path'
 import OpenAI, { AuthenticationError } from 'openai'
 import t from 'tap'
 import WebSocket from 'ws'
+import { launchChromium, NO_CHROMIUM } from '../helpers/chromium.js'
 import { eventually } from '../helpers/hang-guard.js'
 import { request, startTestService } from '../helpers/service.js'
+import { unless } from '../helpers/test-tools.js'
 
 const USER = 'sk-user-0123456789abcdef'
 const LIMITED = 'sk-limited-0123456789abcdef'
@@ -148,13 +149,8 @@ t.test('an edit of the keys file is picked up while the service runs', async t =
   t.match(service.logs.find(line => line.msg === 'API keys reloaded'), { keys: 5 })
 })
 
-const CHROMIUM = '/usr/bin/chromium'
-t.test('the playground: asks for a key, keeps it, and speaks with it', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}` }, async t => {
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required']
-  })
+t.test('the playground: asks for a key, keeps it, and speaks with it', unless(NO_CHROMIUM), async t => {
+  const browser = await launchChromium()
   t.teardown(() => browser.close())
   const context = await browser.newContext()
   const page = await context.newPage()
