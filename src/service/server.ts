@@ -89,7 +89,14 @@ function voiceInstaller (config: ServiceConfig, registry: VoiceRegistry, log: Lo
   })
 }
 
-export async function startService (config: ServiceConfig, log: Logger): Promise<RunningService> {
+/** What a test may put in place of the real thing. */
+export interface ServiceHooks {
+  /** The quotas' clock, in milliseconds (default performance.now): a test
+   * moves it to put requests in one sliding minute or the next. */
+  quotaClock?: () => number
+}
+
+export async function startService (config: ServiceConfig, log: Logger, hooks: ServiceHooks = {}): Promise<RunningService> {
   const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
   const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
   await registry.start()
@@ -142,7 +149,7 @@ export async function startService (config: ServiceConfig, log: Logger): Promise
   const encoders = new EncoderPool(config.encoderThreads, log, { avcodecLibrary: config.avcodecLibrary })
   const keys = config.apiKeys === undefined ? undefined : new KeyStore(config.apiKeys.file, config.apiKeys.keys, log)
   keys?.watch(config.apiKeysReloadMs)
-  const access = new ApiAccess(keys, new Quotas(() => performance.now(), config.timeoutMs), accessCounts(metrics))
+  const access = new ApiAccess(keys, new Quotas(hooks.quotaClock ?? (() => performance.now()), config.timeoutMs), accessCounts(metrics))
   const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics, (tenant, seconds) => access.chargeAudio(tenant, seconds)))
   const installer = voiceInstaller(config, registry, log)
   const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer }

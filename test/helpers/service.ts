@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { loadServiceConfig } from '../../src/service/config.js'
 import { createLogger } from '../../src/shared/logger.js'
-import { startService, type RunningService } from '../../src/service/server.js'
+import { startService, type RunningService, type ServiceHooks } from '../../src/service/server.js'
 import { POLL_HANG_GUARD_MS } from './hang-guard.js'
 import { testVoiceDir } from './voices.js'
 
@@ -22,7 +22,7 @@ export interface TestService extends RunningService {
   stop: () => Promise<void>
 }
 
-export async function startTestService (env: Record<string, string> = {}, voices?: string[]): Promise<TestService> {
+export async function startTestService (env: Record<string, string> = {}, voices?: string[], hooks: ServiceHooks = {}): Promise<TestService> {
   const source = await testVoiceDir()
   const voiceDir = await mkdtemp(join(tmpdir(), 'chorus-voices-'))
   const names = voices ?? ['en_US-probe-medium', 'en_GB-probemulti-medium', 'en_US-probeslow-medium']
@@ -76,7 +76,7 @@ export async function startTestService (env: Record<string, string> = {}, voices
     TTS_CACHE_BYTES: '0',
     ...env
   })
-  const service = await startService(config, createLogger('chorus-tts', 'debug', sink))
+  const service = await startService(config, createLogger('chorus-tts', 'debug', sink), hooks)
   // The port is bound before the default voice loads; tests start from a loaded default voice.
   await service.defaultVoiceLoaded
   return {
