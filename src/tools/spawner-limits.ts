@@ -12,10 +12,12 @@ export interface SpawnerCallLimits {
   perSession: number
   /** Shared by every session of the server. */
   total: Semaphore
+  /** Calls waiting for a slot (a session's or the server's), every session together. */
+  queue: { waiting: number }
 }
 
 export function spawnerCallLimits (perSession: number, total: number): SpawnerCallLimits {
-  return { perSession, total: new Semaphore(total) }
+  return { perSession, total: new Semaphore(total), queue: { waiting: 0 } }
 }
 
 /** `client` with every call gated by the session's own semaphore, then the server's. */
@@ -23,6 +25,7 @@ export function limitSpawnerCalls (client: SpawnerClient, limits: SpawnerCallLim
   const session = new Semaphore(limits.perSession)
   const gated = async (signal: AbortSignal | undefined, call: () => Promise<SpawnerOutcome>): Promise<SpawnerOutcome> => {
     const releases: Release[] = []
+    limits.queue.waiting++
     try {
       // Always session first, then server: one order, so no two calls wait on each other in a cycle.
       releases.push(await session.acquire(signal))
@@ -30,6 +33,8 @@ export function limitSpawnerCalls (client: SpawnerClient, limits: SpawnerCallLim
     } catch {
       for (const release of releases) release()
       return { kind: 'unreachable', error: `Request cancelled while waiting for a free spawner call slot: ${client.baseUrl}` }
+    } finally {
+      limits.queue.waiting--
     }
     try {
       return await call()
