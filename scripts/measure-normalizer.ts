@@ -1,24 +1,16 @@
 // npm run normalizer:measure [-- --failures]
 // What espeak-ng (en-us, the phonemizer every English Piper voice uses)
 // reads right in test/fixtures/normalizer/corpus.json, before and after
-// normalizeForSpeech. An item is right when the phonemes of its text equal
-// those of the reading it is meant to have (`expected`, written out in
-// words espeak reads unambiguously), sentence breaks included. Prints the
-// table docs/normalizer.md shows; --failures lists every miss.
+// normalizeForSpeech, judged as scripts/lib/normalizer-corpus.ts says (the
+// test test/text/normalize-corpus.test.ts asserts every item the same way).
+// Prints the table docs/normalizer.md shows; --failures lists every miss.
 
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { initRuntime } from '../src/engine/runtime.js'
-import { PACKAGE_ROOT } from '../src/package-root.js'
 import { normalizeForSpeech } from '../src/text/normalize/index.js'
-
-interface CorpusItem { category: string, text: string, expected: string }
+import { phonemesOf as phonemes, readCorpus } from './lib/normalizer-corpus.js'
 
 const { values: flags } = parseArgs({ options: { failures: { type: 'boolean', default: false } } })
-const corpus = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'test/fixtures/normalizer/corpus.json'), 'utf8')) as CorpusItem[]
-const { binding } = initRuntime()
-const phonemes = (text: string): string => binding.phonemize(text, 'en-us').map(s => s.trim()).join(' | ')
+const corpus = readCorpus()
 
 const rows = new Map<string, { items: number, raw: number, normalized: number, unchanged: number }>()
 const misses: string[] = []

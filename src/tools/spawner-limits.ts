@@ -15,10 +15,12 @@ export interface SpawnerCallLimits {
   total: Semaphore
   /** The results' bytes held until their answers are written, every session together. */
   answers: AnswerBudget
+  /** Calls waiting for a slot (a session's or the server's), every session together. */
+  queue: { waiting: number }
 }
 
 export function spawnerCallLimits (perSession: number, total: number, answerBytes: number): SpawnerCallLimits {
-  return { perSession, total: new Semaphore(total), answers: new AnswerBudget(answerBytes) }
+  return { perSession, total: new Semaphore(total), answers: new AnswerBudget(answerBytes), queue: { waiting: 0 } }
 }
 
 /** `client` with every call gated by the session's own semaphore, then the server's. */
@@ -26,6 +28,7 @@ export function limitSpawnerCalls (client: SpawnerClient, limits: SpawnerCallLim
   const session = new Semaphore(limits.perSession)
   const gated = async (signal: AbortSignal | undefined, call: () => Promise<SpawnerOutcome>): Promise<SpawnerOutcome> => {
     const releases: Release[] = []
+    limits.queue.waiting++
     try {
       // Always session first, then server: one order, so no two calls wait on each other in a cycle.
       releases.push(await session.acquire(signal))
@@ -33,6 +36,8 @@ export function limitSpawnerCalls (client: SpawnerClient, limits: SpawnerCallLim
     } catch {
       for (const release of releases) release()
       return { kind: 'unreachable', error: `Request cancelled while waiting for a free spawner call slot: ${client.baseUrl}` }
+    } finally {
+      limits.queue.waiting--
     }
     try {
       return await call()

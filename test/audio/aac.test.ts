@@ -13,8 +13,9 @@ import { EncoderPool } from '../../src/audio/encoder-pool.js'
 import { EncodingError } from '../../src/audio/errors.js'
 import { loadCodecs } from '../../src/audio/native-codecs.js'
 import { bestLag } from '../../scripts/lib/spectral-distance.js'
-import { adtsFrames, decodeAac, HAVE_FAAD, tone, toneFrequency } from '../helpers/audio-decode.js'
+import { adtsFrames, decodeAac, tone, toneFrequency } from '../helpers/audio-decode.js'
 import { HZ, input, RATE, run, SECONDS } from '../helpers/encoder-run.js'
+import { unless, whyUnavailable } from '../helpers/test-tools.js'
 
 /** Pearson correlation of `b` against `a` shifted by `lag` samples, over `a`'s length. */
 function correlation (a: Int16Array, b: Int16Array, lag: number): number {
@@ -29,10 +30,11 @@ function correlation (a: Int16Array, b: Int16Array, lag: number): number {
   return ab / Math.sqrt(aa * bb)
 }
 
-const avcodec = loadAvcodec()
-const skip = avcodec.loaded ? false : `${avcodec.reason} (apt-get install libavcodec59)`
+const needsAvcodec = unless(whyUnavailable([], { avcodec: true }))
+// The encoders below need the library loaded (once per process), as the service loads it.
+if (needsAvcodec.skip === false) loadAvcodec()
 
-t.test('ADTS frames of mono AAC-LC at the voice\'s rate, out as they are made', { skip }, async t => {
+t.test('ADTS frames of mono AAC-LC at the voice\'s rate, out as they are made', needsAvcodec, async t => {
   const { bytes, chunks } = run(await createAacEncoder(RATE))
   t.ok(chunks > 1, 'frames come out before the end')
   const frames = adtsFrames(bytes)
@@ -42,7 +44,7 @@ t.test('ADTS frames of mono AAC-LC at the voice\'s rate, out as they are made', 
   t.equal(frames.length, Math.ceil((input.length + AAC_FRAME) / AAC_FRAME), 'the input and one frame of delay')
 })
 
-t.test('decoded by libfaad2: the input within a frame of its length, the same pitch', { skip: skip !== false ? skip : HAVE_FAAD ? false : 'decoding AAC needs faad (apt-get install faad)' }, async t => {
+t.test('decoded by libfaad2: the input within a frame of its length, the same pitch', unless(whyUnavailable(['faad'], { avcodec: true })), async t => {
   const decoded = decodeAac(run(await createAacEncoder(RATE)).bytes)
   t.equal(decoded.sampleRate, RATE)
   t.ok(Math.abs(toneFrequency(decoded.pcm.subarray(4000, 24000), RATE) - HZ) < 3, 'pitch kept')
@@ -54,13 +56,13 @@ t.test('decoded by libfaad2: the input within a frame of its length, the same pi
   t.ok(correlation(sweep, back, lag) > 0.99, `correlation ${correlation(sweep, back, lag)} at lag ${lag}`)
 })
 
-t.test('another rate is converted to 24 kHz; a rate asked for must be an AAC rate', { skip }, async t => {
+t.test('another rate is converted to 24 kHz; a rate asked for must be an AAC rate', needsAvcodec, async t => {
   const { bytes } = run(await createAacEncoder(20000), tone(HZ, SECONDS, 20000))
   t.equal(adtsFrames(bytes)[0].sampleRate, 24000)
   await t.rejects(createAacEncoder(RATE, { rate: 12345 }), new EncodingError('AAC cannot be encoded at 12345 Hz (AAC rates: 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000)'))
 })
 
-t.test('streams are independent: the same input gives the same bytes with another stream open meanwhile', { skip }, async t => {
+t.test('streams are independent: the same input gives the same bytes with another stream open meanwhile', needsAvcodec, async t => {
   const first = run(await createAacEncoder(RATE)).bytes
   const other = await createAacEncoder(16000)
   other.push(tone(HZ, 0.5, 16000))
@@ -70,7 +72,7 @@ t.test('streams are independent: the same input gives the same bytes with anothe
   t.throws(() => other.finish(), /used after it ended/)
 })
 
-t.test('the native encoder refuses bad arguments with typed errors, never a crash', { skip }, async t => {
+t.test('the native encoder refuses bad arguments with typed errors, never a crash', needsAvcodec, async t => {
   const { AacEncoder } = loadCodecs()
   t.throws(() => new AacEncoder(12345, AAC_BITRATE), { code: 'ERR_ENCODER', message: 'AAC cannot be encoded at 12345 Hz' })
   t.throws(() => new AacEncoder(RATE, 0), { code: 'ERR_ENCODER', message: 'AAC needs a positive bit rate' })
@@ -83,7 +85,7 @@ t.test('the native encoder refuses bad arguments with typed errors, never a cras
   t.doesNotThrow(() => aac.close(), 'closing twice is harmless')
 })
 
-t.test('the encoder pool: the same bytes in its workers, two streams at once, and a stream left open when it stops', { skip }, async t => {
+t.test('the encoder pool: the same bytes in its workers, two streams at once, and a stream left open when it stops', needsAvcodec, async t => {
   const expected = run(await createAacEncoder(RATE)).bytes
   const pool = new EncoderPool(2, pino({ level: 'silent' }))
   t.equal(await pool.unavailable('aac'), undefined)

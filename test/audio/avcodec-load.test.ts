@@ -15,16 +15,17 @@ import { AVCODEC_LIBRARY, loadAvcodec } from '../../src/audio/avcodec.js'
 import { EncodingError } from '../../src/audio/errors.js'
 import { loadCodecs } from '../../src/audio/native-codecs.js'
 import { BINARY_CANDIDATES } from '../../src/engine/native.js'
+import { programPath, unless, whyUnavailable } from '../helpers/test-tools.js'
 
 const scratch = await mkdtemp(join(tmpdir(), 'chorus-avcodec-'))
 t.teardown(() => rm(scratch, { recursive: true, force: true }))
 
 const binary = BINARY_CANDIDATES.find(existsSync) ?? BINARY_CANDIDATES[0]
-const dynamic = spawnSync('readelf', ['-d', binary])
-const symbols = spawnSync('nm', ['-D', '--undefined-only', binary])
-const binutils = dynamic.status === 0 && symbols.status === 0 ? false : `readelf and nm (binutils) are needed to read ${binary}`
-
-t.test('the addon does not depend on FFmpeg to load', { skip: binutils }, async t => {
+t.test('the addon does not depend on FFmpeg to load', unless(whyUnavailable(['readelf', 'nm'])), async t => {
+  const dynamic = spawnSync(programPath('readelf'), ['-d', binary])
+  const symbols = spawnSync(programPath('nm'), ['-D', '--undefined-only', binary])
+  t.equal(dynamic.status, 0, `readelf read ${binary}`)
+  t.equal(symbols.status, 0, `nm read ${binary}`)
   t.notMatch(dynamic.stdout.toString(), /libav|libsw/, 'no FFmpeg library among its NEEDED entries')
   // A direct call would leave an undefined av* symbol, resolved (and failing) only when called.
   const ffmpeg = symbols.stdout.toString().split('\n').filter(line => /\s(av|avcodec|avutil|swr)_\w+$/.test(line))
@@ -45,12 +46,10 @@ t.test('a library that cannot be used is refused, naming the path and the cause'
 })
 
 // A stand-in for FFmpeg 6.0's libavcodec: 60.3.100, on libavutil 58.
-const future = join(scratch, 'libavcodec.so.60')
-await writeFile(join(scratch, 'future.c'), 'unsigned avcodec_version(void) { return (60u << 16) | (3u << 8) | 100u; }\nunsigned avutil_version(void) { return 58u << 16; }\n')
-const cc = spawnSync('cc', ['-shared', '-fPIC', '-o', future, join(scratch, 'future.c')])
-const noCompiler = cc.error === undefined && cc.status === 0 ? false : 'a C compiler (cc) is needed to make a stand-in library'
-
-t.test('a libavcodec of another major version is refused before it is used', { skip: noCompiler }, async t => {
+t.test('a libavcodec of another major version is refused before it is used', unless(whyUnavailable(['cc'])), async t => {
+  const future = join(scratch, 'libavcodec.so.60')
+  await writeFile(join(scratch, 'future.c'), 'unsigned avcodec_version(void) { return (60u << 16) | (3u << 8) | 100u; }\nunsigned avutil_version(void) { return 58u << 16; }\n')
+  t.equal(spawnSync(programPath('cc'), ['-shared', '-fPIC', '-o', future, join(scratch, 'future.c')]).status, 0, 'the stand-in library was built')
   t.match(loadAvcodec(future), {
     loaded: false,
     reason: `libavcodec 60.3.100 at ${future} is not supported: this addon is built for libavcodec 59.x (FFmpeg 5.1, Debian 12's libavcodec59) and refuses another major version, whose structures differ`
@@ -62,9 +61,8 @@ t.test('without libavcodec, the encoder is refused with a typed error', async t 
   await t.rejects(createAacEncoder(22050), EncodingError)
 })
 
-t.test('libavcodec 59 loads once per process', async t => {
+t.test('libavcodec 59 loads once per process', unless(whyUnavailable([], { avcodec: true })), async t => {
   const avcodec = loadAvcodec()
-  if (!avcodec.loaded) return t.plan(0, `${avcodec.reason} (apt-get install libavcodec59)`)
   t.match(avcodec, { library: AVCODEC_LIBRARY, version: /^59\.\d+\.\d+$/, license: /GPL/ })
   t.same(loadAvcodec(), avcodec, 'again: the same library')
   t.match(loadAvcodec('/nonexistent/libavcodec.so.59'), { loaded: false, reason: `libavcodec is already loaded from ${AVCODEC_LIBRARY} and cannot be loaded again from /nonexistent/libavcodec.so.59` })

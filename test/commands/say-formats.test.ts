@@ -9,10 +9,10 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
-import { loadAvcodec } from '../../src/audio/avcodec.js'
 import { adtsFrames, decodeFlac, decodeOggOpus, mp3Frames } from '../helpers/audio-decode.js'
 import { TSX_ARGS } from '../helpers/tsx.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
+import { unless, whyUnavailable } from '../helpers/test-tools.js'
 
 const run = promisify(execFile)
 const out = await mkdtemp(join(tmpdir(), 'chorus-say-'))
@@ -37,9 +37,7 @@ t.test('.mp3, .opus and .flac files hold those formats', async t => {
   t.equal((await say('a.wav')).subarray(0, 4).toString(), 'RIFF', 'WAV stays WAV')
 })
 
-const avcodec = loadAvcodec()
-
-t.test('.aac holds ADTS AAC-LC', { skip: avcodec.loaded ? false : `${avcodec.reason} (apt-get install libavcodec59)` }, async t => {
+t.test('.aac holds ADTS AAC-LC', unless(whyUnavailable([], { avcodec: true })), async t => {
   const frames = adtsFrames(await say('a.aac'))
   t.ok(frames.length > 10 && frames.every(f => f.objectType === 2 && f.sampleRate === 22050 && f.channels === 1))
 })

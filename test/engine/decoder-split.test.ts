@@ -1,7 +1,6 @@
 // The decoder split and chunked decoding: found from the graph's structure,
 // and sample-exact against the whole graph at noise 0.
 
-import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
@@ -9,7 +8,8 @@ import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SynthesisCon
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { VITS_FRAMES_PER_ID, VITS_SAMPLES_PER_FRAME } from '../../scripts/lib/vits-model.js'
 import { maxDifference } from '../../scripts/lib/sample-difference.js'
-import { BENCH_VOICES, FIXTURES, testModel } from '../helpers/voices.js'
+import { unless } from '../helpers/test-tools.js'
+import { BENCH_VOICES, FIXTURES, NO_BENCH_VOICES, testModel } from '../helpers/voices.js'
 
 const reference = JSON.parse(await readFile(join(FIXTURES, 'reference/en_us-piper-ids.json'), 'utf8')) as { sentences: Array<{ text: string, ids: number[] }> }
 
@@ -100,7 +100,7 @@ t.test('generated voice: every reference sentence, chunked, equals the whole gra
   await referenceSentencesMatchWhole(t, await testModel('en_US-vits-medium'))
 })
 
-const skipBench = { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }
+const skipBench = unless(NO_BENCH_VOICES)
 
 t.test('bench voices: the cut is at the flow\'s input, found from the structure', skipBench, async t => {
   for (const name of ['en_US-bench-x_low', 'en_GB-benchmulti-medium']) {

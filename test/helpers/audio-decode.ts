@@ -1,8 +1,9 @@
 // Decoders for checking the service's audio in tests: Ogg pages (CRC
 // checked) and Opus via opusscript's libopus decoder, FLAC via libFLAC
-// (libflacjs), MP3 by its frame headers and, where Debian's mpg123 is
-// installed, by decoding; AAC by its ADTS headers and, where Debian's faad
-// is installed, by decoding with libfaad2 (scripts/lib/faad-decode.ts).
+// (libflacjs), MP3 by its frame headers and by decoding with Debian's
+// mpg123; AAC by its ADTS headers and by decoding with Debian's faad
+// (libfaad2, scripts/lib/faad-decode.ts). Tests that decode with those
+// programs say so (test-tools.ts).
 
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -148,8 +149,6 @@ export function mp3Frames (bytes: Uint8Array): { frames: number, sampleRate: num
   return { frames, sampleRate, kbps, samplesPerFrame, duration: frames * samplesPerFrame / sampleRate }
 }
 
-export const HAVE_MPG123 = spawnSync('mpg123', ['--version']).status === 0
-
 /** Decodes MP3 with Debian's mpg123 (apt-get install mpg123). */
 export function decodeMp3 (bytes: Uint8Array): Int16Array {
   const result = spawnSync('mpg123', ['-q', '-s', '-'], { input: bytes, maxBuffer: 256 * 1024 * 1024 })
@@ -186,7 +185,7 @@ export function adtsFrames (bytes: Uint8Array): AdtsFrame[] {
   return frames
 }
 
-export { decodeAac, HAVE_FAAD } from '../../scripts/lib/faad-decode.js'
+export { decodeAac } from '../../scripts/lib/faad-decode.js'
 
 /** The dominant frequency of a tone, from its zero crossings. */
 export function toneFrequency (pcm: Int16Array, sampleRate: number): number {

@@ -1,9 +1,11 @@
 // tap's reporter for `npm test` (package.json "tap".reporter): the TAP
 // stream passes through unchanged, and the closing lines name every test
-// that failed, in full (file > subtest > assertion). tap's own reporters end
-// with counts only ("# { total: 4, pass: 2, fail: 2 }"), so a failure in a
-// long CI log had to be searched for. Plain JavaScript: tap's runner loads
-// it without tsx. `--reporter=base` still gives tap's coloured one.
+// that was skipped or left to do, with its reason, and every test that
+// failed, in full (file > subtest > assertion). tap's own reporters end with
+// counts only ("# { total: 4, pass: 2, fail: 2, skip: 1 }"), so a failure in
+// a long CI log had to be searched for, and a skip went unseen. Plain
+// JavaScript: tap's runner loads it without tsx. `--reporter=base` still
+// gives tap's coloured one.
 
 import { Transform } from 'node:stream'
 
@@ -14,6 +16,9 @@ export default class FailedTestsReporter extends Transform {
   /** The indentation of the YAML block being skipped, or -1. */
   #yamlIndent = -1
   #failed = []
+  /** "name: reason" of each test point marked # SKIP, and of each # TODO. */
+  #skipped = []
+  #todo = []
 
   _transform (chunk, _encoding, done) {
     const lines = (this.#partial + String(chunk)).split('\n')
@@ -26,8 +31,12 @@ export default class FailedTestsReporter extends Transform {
     this.#read(this.#partial)
     // A failed subtest fails its parents too: only the innermost are named.
     const leaves = this.#failed.filter(name => !this.#failed.some(other => other.startsWith(`${name} > `)))
-    if (leaves.length === 0) return done()
-    done(null, `# Failed (${leaves.length}):\n${leaves.map(name => `#   not ok ${name}\n`).join('')}`)
+    const sections = [
+      section('Skipped', this.#skipped, 'skip'),
+      section('Todo', this.#todo, 'todo'),
+      section('Failed', leaves, 'not ok')
+    ].join('')
+    done(null, sections === '' ? undefined : sections)
   }
 
   #read (line) {
@@ -49,8 +58,21 @@ export default class FailedTestsReporter extends Transform {
       this.#path[depth] = subtest[1]
       return
     }
-    const point = /^not ok \d+(?: - (.*?))?(?: # (.*))?$/.exec(body)
-    if (point === null || /^(todo|skip)\b/i.test(point[2] ?? '')) return
-    this.#failed.push([...this.#path.slice(0, depth), point[1] ?? '(unnamed)'].join(' > '))
+    const point = /^(not ok|ok) \d+(?: - (.*?))?(?: # (.*))?$/.exec(body)
+    if (point === null) return
+    const name = [...this.#path.slice(0, depth), point[2] ?? '(unnamed)'].join(' > ')
+    const directive = /^(todo|skip)\b\s*(.*)$/i.exec(point[3] ?? '')
+    if (directive !== null) {
+      const list = directive[1].toLowerCase() === 'skip' ? this.#skipped : this.#todo
+      list.push(`${name}: ${directive[2] === '' ? '(no reason given)' : directive[2]}`)
+    } else if (point[1] === 'not ok') {
+      this.#failed.push(name)
+    }
   }
+}
+
+/** The closing lines for one kind of outcome, or nothing when none had it. */
+function section (title, entries, mark) {
+  if (entries.length === 0) return ''
+  return `# ${title} (${entries.length}):\n${entries.map(entry => `#   ${mark} ${entry}\n`).join('')}`
 }

@@ -5,6 +5,13 @@
 // 1200 s per file, so the hang is still reported by the test that hung.
 export const CHILD_HANG_GUARD_MS = 120_000
 
+/** How long one HTTP exchange with a server under test may take before it
+ * counts as hung: only bounds a hang, never how fast an answer is. A first
+ * request may wait for several voices' loads beside a busy CPU (over a
+ * minute); just under tap's 1200 s per file, so the request that hung is
+ * the one reported. */
+export const REQUEST_HANG_GUARD_MS = 540_000
+
 /** How long a poll for something the test caused may go on: it only ends a
  * hang. A count of polls is no bound on time here, since each poll may take
  * long on a busy machine; the deadline is what ends it. */

@@ -8,12 +8,17 @@ import { Writable } from 'node:stream'
 import { loadServiceConfig } from '../../src/service/config.js'
 import { createLogger } from '../../src/shared/logger.js'
 import { startService, type RunningService, type ServiceOptions } from '../../src/service/server.js'
+import { POLL_HANG_GUARD_MS, REQUEST_HANG_GUARD_MS } from './hang-guard.js'
 import { testVoiceDir } from './voices.js'
 
 export interface TestService extends RunningService {
   voiceDir: string
   /** Every log line so far, parsed. */
   logs: Array<Record<string, unknown>>
+  /** The first log line, logged already or to come, that `match` accepts:
+   * an event to wait on, not a poll. Throws naming `what` only after
+   * POLL_HANG_GUARD_MS, to end a hang. */
+  logged: (what: string, match: (line: Record<string, unknown>) => boolean) => Promise<Record<string, unknown>>
   stop: () => Promise<void>
 }
 
@@ -26,12 +31,36 @@ export async function startTestService (env: Record<string, string> = {}, voices
     await cp(join(source, `${name}.onnx.json`), join(voiceDir, `${name}.onnx.json`))
   }
   const logs: Array<Record<string, unknown>> = []
+  const listeners = new Set<(line: Record<string, unknown>) => void>()
   const sink = new Writable({
     write (chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line !== '') logs.push(JSON.parse(line))
+      for (const text of String(chunk).split('\n')) {
+        if (text === '') continue
+        const line = JSON.parse(text) as Record<string, unknown>
+        logs.push(line)
+        for (const listener of listeners) listener(line)
+      }
       done()
     }
   })
+  const logged = async (what: string, match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
+    const seen = logs.find(match)
+    if (seen !== undefined) return seen
+    return await new Promise((resolve, reject) => {
+      const guard = setTimeout(() => {
+        listeners.delete(listener)
+        reject(new Error(`never logged: ${what}`))
+      }, POLL_HANG_GUARD_MS)
+      guard.unref()
+      const listener = (line: Record<string, unknown>): void => {
+        if (!match(line)) return
+        clearTimeout(guard)
+        listeners.delete(listener)
+        resolve(line)
+      }
+      listeners.add(listener)
+    })
+  }
   const config = loadServiceConfig({
     TTS_HTTP_HOST: '127.0.0.1',
     TTS_HTTP_PORT: '0',
@@ -54,6 +83,7 @@ export async function startTestService (env: Record<string, string> = {}, voices
     ...service,
     voiceDir,
     logs,
+    logged,
     stop: async () => {
       await service.close()
       await rm(voiceDir, { recursive: true, force: true })
@@ -68,11 +98,8 @@ export interface Reply {
   json: any
 }
 
-/** Only bounds a hang, never how fast an answer is (tests assert answers).
- * A first request may wait for several voices' loads, each starting worker
- * threads: with a busy machine that has taken over a minute. Just under
- * tap's 1200 s per file, so a hang is still reported by the request that hung. */
-export const HANG_GUARD_MS = 540_000
+/** Only bounds a hang, never how fast an answer is (hang-guard.ts). */
+export const HANG_GUARD_MS = REQUEST_HANG_GUARD_MS
 
 /** One HTTP exchange, body read whole. */
 export async function request (url: string, init: RequestInit = {}): Promise<Reply> {

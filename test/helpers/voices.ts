@@ -1,5 +1,6 @@
 // Test voices: generated once per test process by the project's own script.
 
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_BENCH_DIR } from '../../scripts/make-bench-voices.js'
 import { DEFAULT_OUT_DIR, makeTestVoices } from '../../scripts/make-test-voices.js'
@@ -11,6 +12,12 @@ export const FIXTURES = join(import.meta.dirname, '..', 'fixtures')
  * script (package.json) makes them before any test file runs, also when
  * one file is run with `npx tap test/x.test.ts`, so they are always there. */
 export const BENCH_VOICES = DEFAULT_BENCH_DIR
+
+/** Why the bench voices are not there (a test file run without tap's
+ * `before` step), or false: for test-tools.ts's unless(). */
+export const NO_BENCH_VOICES = ['en_US-bench-medium', 'en_US-bench-x_low', 'en_GB-benchmulti-medium'].every(name => existsSync(join(BENCH_VOICES, `${name}.onnx`)))
+  ? false
+  : `no bench voices at ${BENCH_VOICES} (npm run voices:bench; tap's before step makes them)`
 
 let ready: Promise<string> | undefined
 

@@ -1,11 +1,12 @@
 // The service with a keys file: the probes stay open, everything else needs
 // a key (401 with a Bearer challenge, before any work), clients that send a
 // key (curl-like fetch, the OpenAI client, the playground in Chromium) are
-// served and speak for their key's name, the quotas answer 429 with a
-// computed Retry-After, an edit of the file is picked up while running, and
-// the WebSocket upgrade takes the same keys.
+// served and speak for their key's name, the quotas answer 429 at exactly
+// their limit with a computed Retry-After (the quotas' clock is the test's:
+// it stands still unless the test moves it, so a busy machine cannot slide
+// the minute and a limit wrong by one fails), an edit of the file is picked
+// up while running, and the WebSocket upgrade takes the same keys.
 
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -13,8 +14,10 @@ import { join } from 'node:path'
 import OpenAI, { AuthenticationError } from 'openai'
 import t from 'tap'
 import WebSocket from 'ws'
+import { launchChromium, NO_CHROMIUM } from '../helpers/chromium.js'
 import { eventually } from '../helpers/hang-guard.js'
 import { request, startTestService } from '../helpers/service.js'
+import { unless } from '../helpers/test-tools.js'
 
 const USER = 'sk-user-0123456789abcdef'
 const LIMITED = 'sk-limited-0123456789abcdef'
@@ -30,7 +33,9 @@ const KEYS = {
 const dir = await mkdtemp(join(tmpdir(), 'chorus-keys-'))
 const keysFile = join(dir, 'keys.json')
 await writeFile(keysFile, JSON.stringify({ keys: KEYS }))
-const service = await startTestService({ TTS_API_KEYS_FILE: keysFile, TTS_API_KEYS_RELOAD_SECONDS: '0.1' })
+/** The quotas' clock (ms): still unless a test moves it. */
+let quotaNow = 1_000_000
+const service = await startTestService({ TTS_API_KEYS_FILE: keysFile, TTS_API_KEYS_RELOAD_SECONDS: '0.1' }, undefined, { quotaClock: () => quotaNow })
 t.teardown(async () => {
   await service.stop()
   await rm(dir, { recursive: true, force: true })
@@ -88,35 +93,35 @@ t.test('the OpenAI client: AuthenticationError without a valid key, audio with o
   t.ok(models.data.length > 0, 'GET /v1/models with the key')
 })
 
-t.test('requests per minute: the quota, then 429 naming it with a computed Retry-After', async t => {
-  for (let i = 0; i < 3; i++) t.equal((await request(`${service.url}/voices`, { headers: bearer(LIMITED) })).status, 200)
-  // The next one is refused unless this machine took a minute over the three
-  // (then the window slid): asking again until refused keeps that from failing the test.
-  let refused = await request(`${service.url}/voices`, { headers: bearer(LIMITED) })
-  for (let attempt = 0; refused.status === 200 && attempt < 10; attempt++) refused = await request(`${service.url}/voices`, { headers: bearer(LIMITED) })
-  t.equal(refused.status, 429)
-  t.match(refused.json, { code: 'ERR_QUOTA_EXCEEDED', quota: 'requests_per_minute', limit: 3, error: /^The key "limited" is over its quota of 3 requests per minute: retry in \d+ s$/ })
-  const retry = Number(refused.headers.get('retry-after'))
-  t.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${retry} is within the minute`)
-  t.equal(refused.json.retry_after, retry)
+t.test('requests per minute: exactly the quota, then 429 naming it with a computed Retry-After', async t => {
+  const voices = async (): Promise<number> => (await request(`${service.url}/voices`, { headers: bearer(LIMITED) })).status
+  t.same([await voices(), await voices(), await voices()], [200, 200, 200], 'the three of the quota')
+  quotaNow += 20_000
+  const refused = await request(`${service.url}/voices`, { headers: bearer(LIMITED) })
+  t.equal(refused.status, 429, 'the fourth within the minute')
+  t.match(refused.json, { code: 'ERR_QUOTA_EXCEEDED', quota: 'requests_per_minute', limit: 3, error: 'The key "limited" is over its quota of 3 requests per minute: retry in 40 s' })
+  t.equal(refused.headers.get('retry-after'), '40', 'the first request leaves the minute 40 s later')
+  t.equal(refused.json.retry_after, 40)
   t.equal(await metric(/chorus_key_refusals_total\{key="limited",status="429"\} (\d+)/), 1)
+  quotaNow += 39_000
+  t.equal(await voices(), 429, 'still within the minute a second before')
+  quotaNow += 1000
+  t.same([await voices(), await voices(), await voices()], [200, 200, 200], 'three again once the first three left the minute (refusals are not counted)')
+  t.equal(await voices(), 429, 'and the fourth refused')
 })
 
-t.test('audio seconds per minute: a key over it gets 429 before any work', async t => {
+t.test('audio seconds per minute: a key over it gets 429 before any work, until its audio leaves the minute', async t => {
   t.equal((await tts(bearer(CAPPED))).status, 200, 'the first speech is admitted')
   await eventually('the audio counted for capped', async () => await metric(/chorus_key_audio_seconds_total\{key="capped"\} ([\d.e+-]+)/) > 0.5)
-  // As above: should a minute have passed since, the next speech is admitted and counted too.
-  let before = syntheses()
-  let refused = await tts(bearer(CAPPED))
-  for (let attempt = 0; refused.status === 200 && attempt < 5; attempt++) {
-    before = syntheses()
-    refused = await tts(bearer(CAPPED))
-  }
+  const before = syntheses()
+  const refused = await tts(bearer(CAPPED))
   t.equal(refused.status, 429)
-  t.match(refused.json, { quota: 'audio_seconds_per_minute', error: /quota of 0\.5 audio seconds per minute/ })
-  t.match(refused.headers.get('retry-after'), /^\d+$/)
+  t.match(refused.json, { quota: 'audio_seconds_per_minute', error: /^The key "capped" is over its quota of 0\.5 audio seconds per minute: retry in 60 s$/ })
+  t.equal(refused.headers.get('retry-after'), '60', 'its audio was counted this second: it leaves the minute in 60 s')
   t.equal(syntheses(), before, 'nothing was synthesised')
   t.equal((await request(`${service.url}/voices`, { headers: bearer(CAPPED) })).status, 200, 'other requests still pass')
+  quotaNow += 60_000
+  t.equal((await tts(bearer(CAPPED))).status, 200, 'admitted again a minute later')
 })
 
 t.test('concurrent streams: a held stream takes the key\'s one slot until it closes', async t => {
@@ -149,13 +154,8 @@ t.test('an edit of the keys file is picked up while the service runs', async t =
   t.match(service.logs.find(line => line.msg === 'API keys reloaded'), { keys: 5 })
 })
 
-const CHROMIUM = '/usr/bin/chromium'
-t.test('the playground: asks for a key, keeps it, and speaks with it', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}` }, async t => {
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required']
-  })
+t.test('the playground: asks for a key, keeps it, and speaks with it', unless(NO_CHROMIUM), async t => {
+  const browser = await launchChromium()
   t.teardown(() => browser.close())
   const context = await browser.newContext()
   const page = await context.newPage()

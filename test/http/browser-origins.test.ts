@@ -4,12 +4,13 @@
 // the playground (same origin) works, and clients that are not browsers keep
 // the origin contract: a POST without Content-Type is still served.
 
-import { existsSync } from 'node:fs'
 import { createServer, get, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
+import { launchChromium, NO_CHROMIUM } from '../helpers/chromium.js'
 import { eventually } from '../helpers/hang-guard.js'
 import { request, startTestService } from '../helpers/service.js'
+import { unless } from '../helpers/test-tools.js'
 
 const FRIEND = 'http://friend.example:8080'
 const service = await startTestService({ TTS_ALLOWED_ORIGINS: FRIEND })
@@ -78,9 +79,7 @@ t.test('following a link to the service from another site is a navigation, not w
   t.equal(status, 200)
 })
 
-const CHROMIUM = '/usr/bin/chromium'
-t.test('in Chromium: a foreign page cannot trigger synthesis; the playground still speaks', { skip: existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}` }, async t => {
-  const { chromium } = await import('playwright-core')
+t.test('in Chromium: a foreign page cannot trigger synthesis; the playground still speaks', unless(NO_CHROMIUM), async t => {
   // The foreign page is served from localhost, the service from 127.0.0.1: another site.
   const page = `<!doctype html><script>
     fetch(${JSON.stringify(`${service.url}/tts`)}, { method: 'POST', mode: 'no-cors', body: new Blob([${JSON.stringify(JSON_BODY)}]) })
@@ -92,10 +91,7 @@ t.test('in Chromium: a foreign page cannot trigger synthesis; the playground sti
   })
   await new Promise<void>(resolve => foreign.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>(resolve => foreign.close(() => resolve())))
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required']
-  })
+  const browser = await launchChromium()
   t.teardown(() => browser.close())
 
   const from = service.logs.length

@@ -1,6 +1,8 @@
-// GET /openapi.json publishes the very schemas the validators read, and the
-// validators agree with a standard JSON Schema validator (ajv) on generated
-// bodies: the OpenAI route's parser by calling it, /tts over HTTP.
+// GET /openapi.json publishes the request fields and rules docs/api.md gives
+// (written out in the test, not rebuilt from the code's schemas), and the
+// validators agree with a standard JSON Schema validator (ajv) reading the
+// published document on generated bodies: the OpenAI route's parser by
+// calling it, /tts over HTTP.
 
 import Ajv2020 from 'ajv/dist/2020.js'
 import fc from 'fast-check'
@@ -8,7 +10,6 @@ import t from 'tap'
 import type { Schema } from '../../src/shared/schema.js'
 import { parseSpeechRequest, SPEECH_REQUEST } from '../../src/openai/speech-request.js'
 import { TTS_REQUEST } from '../../src/synthesis/tts-request.js'
-import { TIMING_SCHEMAS } from '../../src/synthesis/timing/wire.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
 
 const service = await startTestService()
@@ -17,13 +18,63 @@ const doc = (await request(`${service.url}/openapi.json`)).json
 const ajv = new Ajv2020.default({ strict: false, allErrors: false })
 for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, `#/components/schemas/${name}`)
 
-t.test('the document: OpenAPI 3.1, every route, the validators\' own schemas', async t => {
+/** A published schema without its descriptions: the rules a client reads. */
+function rules (schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rules)
+  if (schema === null || typeof schema !== 'object') return schema
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'description').map(([key, value]) => [key, key === 'enum' || key === 'required' ? value : rules(value)]))
+}
+
+const FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm']
+const TIMESTAMPS = { type: 'array', items: { type: 'string', enum: ['word', 'phoneme', 'viseme'] } }
+// docs/api.md: lexicon ids and versions (at most 3 named), and ElevenLabs' locators.
+const LEXICON_ID = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' }
+const LEXICONS = { type: 'array', maxItems: 3, items: { anyOf: [LEXICON_ID, { type: 'object', required: ['id'], properties: { id: LEXICON_ID, version: LEXICON_ID } }] } }
+const LOCATORS = { type: 'array', maxItems: 3, items: { type: 'object', required: ['pronunciation_dictionary_id'], properties: { pronunciation_dictionary_id: LEXICON_ID, version_id: LEXICON_ID } } }
+
+t.test('the document: OpenAPI 3.1, every route, the request fields and rules docs/api.md gives', async t => {
   t.equal(doc.openapi, '3.1.0')
   t.same(Object.keys(doc.paths).sort(), ['/', '/admin/lexicons', '/admin/lexicons/{id}', '/admin/lexicons/{id}/{version}', '/admin/voices', '/admin/voices/{name}', '/health', '/metrics', '/openapi.json', '/tts', '/v1/audio/speech', '/v1/audio/voices', '/v1/models', '/v1/tts', '/voices'])
-  // The timing field is read by the routes themselves (docs/timing.md).
-  const withTiming = (schema: typeof TTS_REQUEST) => JSON.parse(JSON.stringify({ ...schema, properties: { ...schema.properties, timestamps: TIMING_SCHEMAS.field } }))
-  t.same(doc.components.schemas.SpeechRequest, withTiming(SPEECH_REQUEST))
-  t.same(doc.components.schemas.TtsRequest, withTiming(TTS_REQUEST))
+  // Written out here, not built from the code's schemas: a field or a bound
+  // changed in the code shows as a difference from what clients were told.
+  t.same(rules(doc.components.schemas.TtsRequest), {
+    type: 'object',
+    required: ['text'],
+    properties: {
+      text: { type: 'string', minLength: 1, pattern: '\\S' },
+      voice: { type: 'string' },
+      speaker: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] },
+      length_scale: { type: 'number', minimum: 0.1, maximum: 5 },
+      noise_scale: { type: 'number', minimum: 0, maximum: 2 },
+      noise_w: { type: 'number', minimum: 0, maximum: 2 },
+      sentence_silence: { type: 'number', minimum: 0, maximum: 10, default: 0 },
+      stream: { type: 'boolean', default: false },
+      format: { type: 'string', enum: FORMATS, default: 'wav' },
+      after: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+      normalize: { type: 'boolean', default: false },
+      timestamps: TIMESTAMPS,
+      ssml: { type: 'boolean', default: false },
+      lexicons: LEXICONS,
+      pronunciation_dictionary_locators: LOCATORS
+    }
+  }, 'TtsRequest')
+  t.same(rules(doc.components.schemas.SpeechRequest), {
+    type: 'object',
+    required: ['model', 'input', 'voice'],
+    properties: {
+      model: { type: 'string', minLength: 1 },
+      input: { type: 'string', minLength: 1, maxLength: 4096, pattern: '\\S' },
+      voice: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1 } } }] },
+      response_format: { type: 'string', enum: FORMATS, default: 'mp3' },
+      speed: { type: 'number', minimum: 0.25, maximum: 4, default: 1 },
+      instructions: { type: 'string' },
+      stream_format: { type: 'string', enum: ['audio', 'sse'], default: 'audio' },
+      normalize: { type: 'boolean', default: true },
+      timestamps: TIMESTAMPS,
+      lexicons: LEXICONS
+    }
+  }, 'SpeechRequest')
+  // That the validators accept exactly what these allow: the properties below.
   t.same(Object.keys(doc.paths['/v1/audio/speech'].post.responses[200].content).sort(), ['application/json', 'audio/aac', 'audio/flac', 'audio/mpeg', 'audio/ogg', 'audio/pcm', 'audio/wav', 'text/event-stream'])
   t.ok(ajv.getSchema('#/components/schemas/OpenAIError'), 'every schema compiles')
 })

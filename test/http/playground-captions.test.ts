@@ -5,7 +5,6 @@
 // Media Source Extensions) and whole WAV (JSON) alike. A screenshot taken
 // a few words in goes to test/fixtures/generated/ (git-ignored).
 
-import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,15 +12,12 @@ import t from 'tap'
 import { loadServiceConfig } from '../../src/service/config.js'
 import { startService } from '../../src/service/server.js'
 import { createLogger } from '../../src/shared/logger.js'
+import { launchChromium, NO_CHROMIUM } from '../helpers/chromium.js'
+import { fileCanRun } from '../helpers/test-tools.js'
 import { BENCH_VOICES, FIXTURES } from '../helpers/voices.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-if (!existsSync(CHROMIUM)) {
-  t.plan(0, `no Chromium at ${CHROMIUM}: install it with apt-get install -y chromium to run the playground test`)
-  process.exit(0)
-}
+if (!fileCanRun(NO_CHROMIUM)) process.exit(0)
 
-const { chromium } = await import('playwright-core')
 const VOICE = 'en_US-bench-x_low'
 const voiceDir = await mkdtemp(join(tmpdir(), 'chorus-captions-'))
 for (const ext of ['.onnx', '.onnx.json']) await cp(join(BENCH_VOICES, VOICE + ext), join(voiceDir, VOICE + ext))
@@ -29,10 +25,7 @@ const service = await startService(loadServiceConfig({
   TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', TTS_VOICE_DIR: voiceDir, TTS_DEFAULT_VOICE: VOICE,
   TTS_WORKERS_PER_VOICE: '1', TTS_TIMEOUT_SECONDS: '3600', TTS_CACHE_BYTES: '0'
 }), createLogger('chorus-tts', 'error'))
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required']
-})
+const browser = await launchChromium()
 t.teardown(async () => {
   await browser.close()
   await service.close()

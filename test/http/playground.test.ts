@@ -2,24 +2,17 @@
 // playwright-core. The voice list comes from the service, Speak is reached by
 // keyboard, the audio plays to its end, and the download is a valid file.
 
-import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { decodeFlac, mp3Frames } from '../helpers/audio-decode.js'
+import { launchChromium, NO_CHROMIUM } from '../helpers/chromium.js'
 import { startTestService } from '../helpers/service.js'
+import { fileCanRun } from '../helpers/test-tools.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-if (!existsSync(CHROMIUM)) {
-  t.plan(0, `no Chromium at ${CHROMIUM}: install it with apt-get install -y chromium to run the playground test`)
-  process.exit(0)
-}
+if (!fileCanRun(NO_CHROMIUM)) process.exit(0)
 
-const { chromium } = await import('playwright-core')
 const service = await startTestService()
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required']
-})
+const browser = await launchChromium()
 t.teardown(async () => {
   await browser.close()
   await service.stop()

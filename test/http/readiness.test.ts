@@ -5,6 +5,7 @@ import { cp } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadServiceConfig } from '../../src/service/config.js'
+import { eventually } from '../helpers/hang-guard.js'
 import { postTts, request, startTestService, type Reply } from '../helpers/service.js'
 import { testVoiceDir } from '../helpers/voices.js'
 
@@ -12,12 +13,10 @@ import { testVoiceDir } from '../helpers/voices.js'
  * Bounded only to end a hang: loads beside a busy CPU take minutes. */
 async function readyEventually (base: string): Promise<Reply[]> {
   const replies: Reply[] = []
-  for (let attempt = 0; attempt < 2700; attempt++) {
-    const reply = await request(base + '/ready')
-    replies.push(reply)
-    if (reply.status === 200) break
-    await new Promise(resolve => setTimeout(resolve, 200))
-  }
+  await eventually('/ready to answer 200', async () => {
+    replies.push(await request(base + '/ready'))
+    return replies.at(-1)?.status === 200
+  }, 200)
   return replies
 }
 
@@ -63,7 +62,7 @@ t.test('preloaded voices are loaded at start-up and required', async t => {
   const service = await startTestService({ TTS_PRELOAD_VOICES: 'en_GB-probemulti-medium, en_US-gone-medium' })
   t.teardown(() => service.stop())
   // Preloading runs in the background once the service listens.
-  for (let i = 0; i < 10_800 && service.deps.preload.status.state !== 'done'; i++) await new Promise(resolve => setTimeout(resolve, 50))
+  await eventually('the preloader to finish', () => service.deps.preload.status.state === 'done', 50)
   t.ok(service.deps.pools.loaded().has('en_GB-probemulti-medium'), 'loaded by the preloader')
   const reply = await request(service.url + '/ready')
   t.equal(reply.status, 503)

@@ -5,18 +5,15 @@
 
 import { connect } from 'node:net'
 import t from 'tap'
+import { eventually } from '../helpers/hang-guard.js'
 import { request, startTestService, type TestService } from '../helpers/service.js'
 
 const service = await startTestService({}, ['en_US-probe-medium', 'en_US-probeslow-medium'])
 t.teardown(() => service.stop())
 
-/** Resolves once a log line satisfies `match`; bounded by tap's test timeout. */
+/** The first log line `match` accepts, logged or to come (TestService.logged). */
 async function logLine (service: TestService, match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-  for (;;) {
-    const line = service.logs.find(match)
-    if (line !== undefined) return line
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
+  return await service.logged('a log line', match)
 }
 
 function since (mark: number): Array<Record<string, unknown>> {
@@ -75,9 +72,7 @@ t.test('405 on a known path is counted under that path, not as unmatched', async
 
 t.test('"loaded" agrees across /voices, /health and chorus_loaded_voices', async t => {
   // The hang-up test above leaves the slow voice loading; compare once it settled.
-  while ((await request(service.url + '/voices')).json.details.some((voice: { state: string }) => voice.state === 'loading')) {
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
+  await eventually('no voice loading', async () => !(await request(service.url + '/voices')).json.details.some((voice: { state: string }) => voice.state === 'loading'))
   const health = (await request(service.url + '/health')).json
   const details: Array<{ name: string, loaded: boolean, builtin: boolean }> = (await request(service.url + '/voices')).json.details
   t.same(details.filter(voice => voice.loaded).map(voice => voice.name).sort(), health.loaded_voices)

@@ -1,12 +1,15 @@
-// Streaming: the header goes out at once with an open-ended length, then each
-// sentence in order; the bytes equal the non-streamed answer's.
+// Streaming: the header goes out before any sentence runs, with an
+// open-ended length, then each sentence in order as it is made (shown by
+// stepping the inference gate); the bytes equal the non-streamed answer's.
 
 import { request as httpRequest } from 'node:http'
 import t from 'tap'
 import { UNKNOWN_LENGTH } from '../../src/engine/index.js'
-import { postTts, startTestService } from '../helpers/service.js'
+import { eventually } from '../helpers/hang-guard.js'
+import { HANG_GUARD_MS, postTts, startTestService } from '../helpers/service.js'
 
-const service = await startTestService({ TTS_DEFAULT_VOICE: 'en_US-probeslow-medium', TTS_WORKERS_PER_VOICE: '2' })
+// One inference slot: the arrival test steps it one grant at a time.
+const service = await startTestService({ TTS_DEFAULT_VOICE: 'en_US-probeslow-medium', TTS_WORKERS_PER_VOICE: '2', TTS_MAX_CONCURRENT_INFERENCES: '1' })
 t.teardown(() => service.stop())
 
 t.test('streamed PCM is byte-exact with the non-streamed answer', async t => {
@@ -28,25 +31,43 @@ t.test('streamed PCM is byte-exact with the non-streamed answer', async t => {
   }
 })
 
-t.test('the header arrives at once and sentences as they are ready', async t => {
-  // probeslow: about 0.8 s a sentence; 2 workers, 6 sentences.
-  const body = JSON.stringify({ text: 'One. Two. Three. Four. Five. Six.', stream: true })
-  const arrivals: Array<{ ms: number, bytes: number }> = []
-  const started = performance.now()
-  await new Promise<void>((resolve, reject) => {
+t.test('the header goes out before any sentence runs, and each sentence\'s audio before the next sentence runs', async t => {
+  // The test steps the inference gate: paused (drain), then let go for one
+  // grant at a time (one slot: TTS_MAX_CONCURRENT_INFERENCES=1, and a probe
+  // sentence is one inference). Whatever arrives while it is paused was sent
+  // before the sentences still waiting had run. (How soon, in milliseconds,
+  // is test/leak/service-timing.leak.ts's.)
+  const gate = service.deps.pools.gate
+  t.equal(gate.limit, 1)
+  t.equal(await gate.drain(HANG_GUARD_MS), true, 'nothing running')
+  t.teardown(() => gate.resume())
+  const granted = gate.granted
+  const sentences = 6
+  let received = 0
+  const arrivals: number[] = []
+  const ended = new Promise<void>((resolve, reject) => {
     const req = httpRequest(service.url + '/tts', { method: 'POST', headers: { 'Content-Type': 'application/json' } }, res => {
-      res.on('data', (chunk: Buffer) => arrivals.push({ ms: performance.now() - started, bytes: chunk.length }))
+      res.on('data', (chunk: Buffer) => { received += chunk.length })
       res.on('end', resolve)
       res.on('error', reject)
     })
     req.on('error', reject)
-    req.end(body)
+    req.end(JSON.stringify({ text: 'One. Two. Three. Four. Five. Six.', voice: 'en_US-probe-medium', stream: true }))
   })
-  const total = arrivals.at(-1)?.ms ?? 0
-  t.equal(arrivals[0].bytes, 44, 'the first chunk is the header alone')
-  t.ok(arrivals[0].ms < arrivals[1].ms / 2, `header after ${arrivals[0].ms.toFixed(0)} ms, long before the first sentence`)
-  t.ok(arrivals.length >= 7, `${arrivals.length} chunks: header and six sentences`)
-  t.ok(arrivals[1].ms < total * 0.6, `first sentence at ${arrivals[1].ms.toFixed(0)} ms of ${total.toFixed(0)} ms`)
+  await eventually('the header', () => received > 0)
+  t.equal(received, 44, 'the header alone')
+  t.equal(gate.granted, granted, 'before any sentence ran')
+  for (let sentence = 1; sentence <= sentences; sentence++) {
+    const before = received
+    gate.resume()
+    const ran = gate.drain(HANG_GUARD_MS)
+    await eventually(`sentence ${sentence}'s audio`, () => received > before)
+    arrivals.push(gate.granted - granted)
+    t.equal(await ran, true)
+  }
+  t.same(arrivals, [1, 2, 3, 4, 5, 6], 'each sentence\'s audio arrived with only the sentences before it run')
+  gate.resume()
+  await ended
 })
 
 /** A raw exchange that reports whether the body ended cleanly (last chunk) or was cut. */

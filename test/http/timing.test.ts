@@ -1,5 +1,6 @@
 // POST /tts and POST /v1/audio/speech with "timestamps": a whole answer is JSON with the audio
-// base64-encoded beside the events; a streamed one is Server-Sent Events
+// base64-encoded beside the events (visemes labelled as docs/timing.md's
+// table maps the phonemes); a streamed one is Server-Sent Events
 // (read with eventsource-parser) whose timing comes before the audio it
 // covers; the audio is the audio without timing; a bad field is a 400 that
 // names it. On a bench voice (a real Piper graph, with durations).
@@ -29,7 +30,7 @@ const post = async (body: object) => await request(`${service.url}/tts`, { metho
 
 interface Span { start_sample: number, end_sample: number, start_ms: number, end_ms: number }
 
-t.test('a whole answer: JSON, the same audio, phonemes to the last sample', async t => {
+t.test('a whole answer: JSON, the same audio, phonemes to the last sample, visemes as the table maps them', async t => {
   const plain = await post(BODY)
   const timed = await post({ ...BODY, timestamps: ['phoneme', 'viseme', 'word'] })
   t.equal(timed.status, 200)
@@ -42,7 +43,14 @@ t.test('a whole answer: JSON, the same audio, phonemes to the last sample', asyn
   t.equal(phonemes[0].start_sample, 0)
   t.equal(phonemes.at(-1)?.end_sample, (audio.length - 44) / 2, 'the last phoneme ends at the last sample')
   t.equal(phonemes.at(-1)?.end_ms, Math.round((audio.length - 44) / 2 * 100_000 / 16000) / 100, 'and in milliseconds')
-  t.ok((timed.json.visemes as Span[]).length > 0)
+  // Worked out by hand from docs/timing.md's table (h kk, ə E, l nn, o oh,
+  // ʊ ou, ð TH, ɹ RR, a aa, j ih, t d DD; stress marks no event; ^ $ . ?
+  // and spaces sil), one list for both sentences' pieces.
+  t.equal(phonemes.map(p => (p as Span & { phoneme: string }).phoneme).join(''), '^həlˈoʊ ðˈɛɹ.$^hˌaʊ ɑːɹ juː tədˈeɪ?$', 'espeak-ng\'s phonemes')
+  t.same((timed.json.visemes as Array<{ viseme: string }>).map(v => v.viseme), [
+    'sil', 'kk', 'E', 'nn', 'oh', 'ou', 'sil', 'TH', 'E', 'RR', 'sil',
+    'sil', 'kk', 'aa', 'ou', 'sil', 'aa', 'RR', 'sil', 'ih', 'ou', 'sil', 'DD', 'E', 'DD', 'E', 'ih', 'sil'
+  ], 'their visemes')
 })
 
 t.test('a streamed answer: Server-Sent Events, timing before its audio', async t => {

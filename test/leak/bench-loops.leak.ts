@@ -64,3 +64,29 @@ t.test('open loop: sent on schedule, and the queue is charged to the latency', a
   t.ok(median(queueing) >= 0.95, 'the last request\'s latency includes all of its queueing')
   t.ok(median(queueing) < 1.7, 'and not much more')
 })
+
+t.test('open loop beyond its max in flight: later arrivals wait, and go out late by the queue ahead of them', async t => {
+  // One in flight, 40 ms an answer, arrivals 10 ms apart: the k-th (from 0)
+  // cannot go out before k answers, so it is k × 30 ms late at least.
+  const lateness: number[] = []
+  const shares: number[] = []
+  await repeat(ROUNDS, async () => {
+    let freeAt = 0
+    const send = async (due: number): Promise<Sample> => {
+      const sentMs = performance.now()
+      freeAt = Math.max(sentMs, freeAt) + 40
+      await new Promise(resolve => setTimeout(resolve, freeAt - sentMs))
+      return sample(sentMs, performance.now(), { scheduledMs: due, latencyMs: performance.now() - due })
+    }
+    const [loop, late] = await withTimerLateness(async () =>
+      await runOpenLoop({ rate: 100, arrivals: 'constant', rng: new Rng(1), warmupMs: 0, durationMs: 200, maxInFlight: 1, send }))
+    lateness.push(late)
+    const byDue = [...loop.measured].sort((a, b) => a.scheduledMs - b.scheduledMs)
+    const last = byDue.length - 1
+    shares.push((byDue[last].sentMs - byDue[last].scheduledMs) / (last * 30))
+    return 0
+  })
+  figures(t, 'largest timer lateness meanwhile', lateness, 'ms')
+  figures(t, 'last send lag / the queue ahead of it', shares)
+  t.ok(median(shares) >= 0.95, 'the last arrival waited for every answer ahead of it')
+})

@@ -6,13 +6,13 @@
 // high-water mark (VmHWM, reset before each request), not a sample, and each
 // request starts from a released arena.
 
-import { existsSync } from 'node:fs'
 import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { releaseFreedMemory } from '../../src/engine/runtime.js'
 import { postTts, startTestService } from '../helpers/service.js'
-import { BENCH_VOICES } from '../helpers/voices.js'
+import { unless } from '../helpers/test-tools.js'
+import { BENCH_VOICES, NO_BENCH_VOICES } from '../helpers/voices.js'
 import { SANITIZED } from '../helpers/sanitizer.js'
 import { figures, median, peakResidentBytes, resetPeakResident, residentBytes, ROUNDS } from './figures.js'
 
@@ -23,9 +23,8 @@ const ONE_RUN = 'hello '.repeat(100).trim()
 const THREE_RUNS = 'hello '.repeat(300).trim()
 
 function skipReason (): string | false {
-  if (!existsSync(join(BENCH_VOICES, `${VOICE}.onnx`))) return `no bench voices at ${BENCH_VOICES}`
   if (SANITIZED) return 'RSS is not meaningful under AddressSanitizer'
-  return false
+  return unless(NO_BENCH_VOICES).skip
 }
 
 t.test('three runs\' worth of unpunctuated text: answered, peak no higher than one run\'s', { skip: skipReason() }, async t => {

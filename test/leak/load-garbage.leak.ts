@@ -6,11 +6,12 @@
 // Judged against the model's own size: a thread that kept the graph's
 // objects held most of it (17 MB of the 20.9 MB file).
 
-import { existsSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import t from 'tap'
-import { BENCH_VOICES } from '../helpers/voices.js'
+import { unless } from '../helpers/test-tools.js'
+import { BENCH_VOICES, NO_BENCH_VOICES } from '../helpers/voices.js'
 import { figures, least, repeat, ROUNDS } from './figures.js'
 
 const MODEL = join(BENCH_VOICES, 'en_US-bench-x_low.onnx')
@@ -26,7 +27,7 @@ async function loadInThread (): Promise<{ grown: number, mode: string }> {
   return { grown: result.after - result.before, mode: result.mode }
 }
 
-t.test('the thread that loads a split voice keeps no heap from cutting it', { skip: existsSync(MODEL) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
+t.test('the thread that loads a split voice keeps no heap from cutting it', unless(NO_BENCH_VOICES), async t => {
   const modelBytes = statSync(MODEL).size
   const modes: string[] = []
   // A collection that has not run yet only adds: the least reading is the thread's level.

@@ -4,12 +4,12 @@
 // against its own growth: the arena keeps most of what the run grew it by
 // until the release, and the release returns more than half of it.
 
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
 import { releaseFreedMemory } from '../../src/engine/runtime.js'
-import { BENCH_VOICES } from '../helpers/voices.js'
+import { unless } from '../helpers/test-tools.js'
+import { BENCH_VOICES, NO_BENCH_VOICES } from '../helpers/voices.js'
 import { SANITIZED } from '../helpers/sanitizer.js'
 import { figures, median, repeat, residentBytes, ROUNDS } from './figures.js'
 
@@ -18,9 +18,8 @@ const MODEL = join(BENCH_VOICES, 'en_US-bench-x_low.onnx')
 // AddressSanitizer's allocator (npm run test:asan) quarantines freed blocks
 // and ignores malloc_trim: RSS says nothing there.
 function skipReason (): string | false {
-  if (!existsSync(MODEL)) return `no bench voice at ${MODEL}`
   if (SANITIZED) return 'RSS is not meaningful under AddressSanitizer'
-  return false
+  return unless(NO_BENCH_VOICES).skip
 }
 
 t.test('the arena grown by a long text goes back to the system', { skip: skipReason() }, async t => {

@@ -1,10 +1,15 @@
-// How soon the service stops work it will not deliver: a request past
-// TTS_TIMEOUT_SECONDS, and one whose client left. Every duration is a ratio
-// to one sentence measured in the same run on the same voice, repeated and
+// How soon the service stops work it will not deliver (a request past
+// TTS_TIMEOUT_SECONDS, and one whose client left), how soon the WebSocket's
+// text wait cuts held text, and how soon a streamed answer's parts arrive.
+// Every duration is judged against one measured in the same run on the same
+// voice (a sentence, a flushed piece, the whole answer), repeated and
 // judged on the median. What is answered, and what never runs, is asserted
 // in test/service/load.test.ts.
 
+import { once } from 'node:events'
+import { request as httpRequest } from 'node:http'
 import t from 'tap'
+import WebSocket from 'ws'
 import { postTts, request, startTestService } from '../helpers/service.js'
 import { figures, median, repeat, ROUNDS } from './figures.js'
 
@@ -83,4 +88,71 @@ t.test('a client that disconnects: its sentences do not delay the next request',
   })
   figures(t, 'next sentence / the same sentence after it', ratios)
   t.ok(median(ratios) < 3, 'the abandoned six sentences did not run ahead of the next request')
+})
+
+/** Milliseconds from sending `message` on a fresh stream-input socket to its first audio. */
+async function firstAudioMs (url: string, message: Record<string, unknown>): Promise<number> {
+  const ws = new WebSocket(`${url.replace('http://', 'ws://')}/v1/text-to-speech/en_US-probe-medium/stream-input?output_format=pcm_24000`)
+  await once(ws, 'open')
+  ws.send(JSON.stringify({ text: ' ' }))
+  const audio = new Promise<number>(resolve => ws.on('message', data => {
+    if (typeof JSON.parse(String(data)).audio === 'string') resolve(performance.now())
+  }))
+  const sent = performance.now()
+  ws.send(JSON.stringify(message))
+  const arrived = await audio
+  ws.close()
+  await once(ws, 'close')
+  return arrived - sent
+}
+
+t.test('TTS_WS_TEXT_WAIT_MS: text without a sentence end is cut when the wait is up, not before, not much after', async t => {
+  // What is cut, and that it is spoken without more text: test/websocket/stream-input.test.ts.
+  const waitMs = 1000
+  const service = await startTestService({ TTS_WS_TEXT_WAIT_MS: String(waitMs) }, ['en_US-probe-medium'])
+  t.teardown(() => service.stop())
+  // The voice's load is not part of either figure.
+  await firstAudioMs(service.url, { text: 'warm up', flush: true })
+  const flushed: number[] = []
+  const waited: number[] = []
+  const beyond = await repeat(ROUNDS, async () => {
+    flushed.push(await firstAudioMs(service.url, { text: 'no sentence end here', flush: true }))
+    waited.push(await firstAudioMs(service.url, { text: 'no sentence end here' }))
+    return (waited.at(-1) ?? 0) - (flushed.at(-1) ?? 0)
+  })
+  figures(t, 'first audio, flushed', flushed, 'ms')
+  figures(t, `first audio, cut by the wait (${waitMs} ms)`, waited, 'ms')
+  figures(t, 'cut by the wait less flushed, the same round', beyond, 'ms')
+  t.ok(median(waited) >= waitMs * 0.98, 'not cut before the wait was up')
+  t.ok(median(beyond) <= waitMs * 1.1, 'cut once it was: the wait, then the same work as a flush')
+})
+
+t.test('a streamed answer: the header long before the first sentence, the first sentence well before the end', async t => {
+  // The order (header before any sentence ran, each sentence before the next
+  // ran) is test/http/streaming.test.ts's; here, how the times compare.
+  const service = await startTestService({ TTS_DEFAULT_VOICE: VOICE, TTS_WORKERS_PER_VOICE: '2' }, ['en_US-probe-medium', VOICE])
+  t.teardown(() => service.stop())
+  const header: number[] = []
+  const first: number[] = []
+  await repeat(ROUNDS, async () => {
+    const arrivals: number[] = []
+    const started = performance.now()
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(service.url + '/tts', { method: 'POST', headers: { 'Content-Type': 'application/json' } }, res => {
+        res.on('data', () => arrivals.push(performance.now() - started))
+        res.on('end', resolve)
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end(JSON.stringify({ text: 'One. Two. Three. Four. Five. Six.', stream: true }))
+    })
+    const total = arrivals.at(-1) ?? 0
+    header.push(arrivals[0] / arrivals[1])
+    first.push(arrivals[1] / total)
+    return 0
+  })
+  figures(t, 'header / first sentence\'s arrival', header, '%')
+  figures(t, 'first sentence / the whole answer\'s time', first, '%')
+  t.ok(median(header) < 0.5, 'the header long before the first sentence')
+  t.ok(median(first) < 0.6, 'the first sentence well before the end (six sentences, two workers)')
 })

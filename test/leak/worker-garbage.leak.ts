@@ -13,20 +13,20 @@
 // warming up, and the audio bytes of one of its sentences (keeping a
 // sentence's latents alone would keep more than that, every sentence).
 
-import { existsSync } from 'node:fs'
 import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { collectGarbage } from '../../src/engine/memory/index.js'
 import { postTts, startTestService } from '../helpers/service.js'
-import { BENCH_VOICES } from '../helpers/voices.js'
+import { unless } from '../helpers/test-tools.js'
+import { BENCH_VOICES, NO_BENCH_VOICES } from '../helpers/voices.js'
 import { figures, least, median, repeat } from './figures.js'
 
 const VOICE = 'en_US-bench-x_low'
 const ROUNDS = 4
 const SENTENCES_PER_ROUND = 10
 
-t.test('streamed sentences with chunks leave no arrays behind in the worker', { skip: existsSync(join(BENCH_VOICES, `${VOICE}.onnx`)) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
+t.test('streamed sentences with chunks leave no arrays behind in the worker', unless(NO_BENCH_VOICES), async t => {
   const service = await startTestService({ TTS_DEFAULT_VOICE: VOICE, TTS_WORKERS_PER_VOICE: '1', TTS_WORKER_IDLE_SECONDS: '0' }, [])
   t.teardown(() => service.stop())
   for (const file of [`${VOICE}.onnx`, `${VOICE}.onnx.json`]) await copyFile(join(BENCH_VOICES, file), join(service.voiceDir, file))

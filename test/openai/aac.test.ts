@@ -5,21 +5,19 @@
 // differs from run to run, so the comparison is of 20 ms energy envelopes,
 // with another text's speech as the control). /tts (format or Accept) and
 // Server-Sent Events carry the same stream. Needs libavcodec59 (the
-// service's AAC) and faad (the test's decoder): without them it skips.
+// service's AAC) and faad (the test's decoder): without them it fails
+// under CI and skips elsewhere (test-tools.ts).
 
 import OpenAI from 'openai'
 import t from 'tap'
 import { AAC_FRAME } from '../../src/audio/aac.js'
-import { loadAvcodec } from '../../src/audio/avcodec.js'
 import { parseWav } from '../../src/engine/index.js'
 import { bestLag } from '../../scripts/lib/spectral-distance.js'
-import { adtsFrames, decodeAac, HAVE_FAAD } from '../helpers/audio-decode.js'
+import { adtsFrames, decodeAac } from '../helpers/audio-decode.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
+import { fileCanRun, whyUnavailable } from '../helpers/test-tools.js'
 
-const avcodec = loadAvcodec()
-if (!avcodec.loaded || !HAVE_FAAD) {
-  t.plan(0, `AAC needs libavcodec59 and the test's decoder faad (apt-get install libavcodec59 faad)${avcodec.loaded ? '' : `: ${avcodec.reason}`}`)
-} else {
+if (fileCanRun(whyUnavailable(['faad'], { avcodec: true }))) {
   const service = await startTestService()
   t.teardown(() => service.stop())
   const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'x', maxRetries: 0 })

@@ -6,6 +6,7 @@
 
 import fc from 'fast-check'
 import t from 'tap'
+import { REQUEST_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { fuzzParameters } from '../helpers/fuzz.js'
 import { request, startTestService } from '../helpers/service.js'
 
@@ -33,7 +34,7 @@ const body = fc.oneof(
 t.test('bodies and field values: documented statuses, errors in OpenAI\'s shape', async t => {
   await fc.assert(fc.asyncProperty(body, async payload => {
     const answer = await fetch(`${service.url}/v1/audio/speech`, {
-      method: 'POST', body: payload, headers: { 'Content-Type': 'application/json' }, signal: AbortSignal.timeout(30_000)
+      method: 'POST', body: payload, headers: { 'Content-Type': 'application/json' }, signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS)
     })
     const bytes = Buffer.from(await answer.arrayBuffer())
     const problem = `${payload.slice(0, 120)} → ${answer.status} ${bytes.toString('utf8').slice(0, 200)}`

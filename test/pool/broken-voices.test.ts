@@ -2,10 +2,12 @@
 // a clear error for its own requests, /voices says why, the good voices keep
 // serving, and a repaired voice is retried once its files change.
 
+import { renameSync } from 'node:fs'
 import { copyFile, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { buildForeignModel } from '../../scripts/lib/probe-model.js'
+import { eventually } from '../helpers/hang-guard.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
 import { testModel, testVoiceDir } from '../helpers/voices.js'
 
@@ -38,17 +40,13 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
     await writeFile(join(service.voiceDir, `${name}.onnx`), files.model)
     await writeFile(join(service.voiceDir, `${name}.onnx.json`), files.config)
   }
-  // Wait for the rescan to see them (the empty one is left out by the scan
-  // itself); a busy machine may take a while, so the wait is long and its
-  // outcome asserted rather than assumed.
-  let unseen: string[] = Object.keys(damaged)
-  for (let i = 0; i < 4800 && unseen.length > 0; i++) {
+  // Wait for the rescan to see them (the empty one is left out by the scan itself).
+  const unseen = async (): Promise<string[]> => {
     const listing = (await request(`${service.url}/voices`)).json
     const seen = [...listing.voices, ...listing.broken.map((b: { name: string }) => b.name)]
-    unseen = Object.keys(damaged).filter(name => !seen.includes(name))
-    if (unseen.length > 0) await new Promise(resolve => setTimeout(resolve, 100))
+    return Object.keys(damaged).filter(name => !seen.includes(name))
   }
-  t.same(unseen, [], 'the rescan saw every damaged voice')
+  await eventually('the rescan to see every damaged voice', async () => (await unseen()).length === 0, 100)
 
   const names = [...Object.keys(damaged), GOOD, 'en_US-probe-medium']
   const replies = await Promise.all(names.flatMap(voice => [1, 2, 3].map(async i =>
@@ -82,42 +80,65 @@ t.test('every kind of damaged voice is refused with its reason, under concurrent
 
   // Repair one: it is retried when its files change.
   const repaired = 'en_US-truncated-medium'
+  const brokenVersion = service.deps.registry.get(repaired)?.version
   await copyFile(await testModel(GOOD), join(service.voiceDir, `${repaired}.onnx`))
-  let status = 0
-  for (let i = 0; i < 4800 && status !== 200; i++) {
-    await new Promise(resolve => setTimeout(resolve, 100))
-    status = (await postTts(service.url, { text: 'Fixed now.', voice: repaired })).status
-  }
-  t.equal(status, 200, 'the repaired voice serves')
+  await eventually('the scan to see the repaired file', () => service.deps.registry.get(repaired)?.version !== brokenVersion && service.deps.registry.get(repaired)?.modelBytes === goodModel.length)
+  t.equal((await postTts(service.url, { text: 'Fixed now.', voice: repaired })).status, 200, 'the repaired voice serves')
 })
 
-t.test('a model replaced while requests load it: every answer is audio or a clear error, and the process lives', async t => {
+t.test('a model replaced under requests: a load that reads the new file, requests on the old pool, requests after the change', async t => {
+  // Each interleaving forced rather than hoped for, with its own outcome:
+  // audio from the pool a request holds, or a clear ERR_VOICE_BROKEN.
   const service = await startTestService(ENV, [GOOD])
   t.teardown(() => service.stop())
+  const { registry, pools } = service.deps
   const target = join(service.voiceDir, `${GOOD}.onnx`)
-  const requests: Array<Promise<{ status: number, code?: string }>> = []
+  const truncated = goodModel.subarray(0, 5000)
   // Replaced as operators replace files (written beside, then renamed over):
   // writing in place would show the scan an empty file for a moment, and an
   // empty file is no voice at all (404), not a broken one.
-  const replace = async (bytes: Uint8Array) => {
+  const replace = async (bytes: Uint8Array): Promise<void> => {
+    const before = registry.get(GOOD)?.version
     await writeFile(`${target}.partial`, bytes)
     await rename(`${target}.partial`, target)
+    // A file too damaged to read as a model leaves the registry (listed as broken).
+    await eventually('the scan to see the new file', () => registry.get(GOOD)?.version !== before)
   }
-  for (let round = 0; round < 6; round++) {
-    await replace(round % 2 === 0 ? goodModel.subarray(0, 5000) : goodModel)
-    for (let i = 0; i < 3; i++) {
-      requests.push(postTts(service.url, { text: `Round ${round}, request ${i}.`, voice: GOOD }).then(r => ({ status: r.status, code: r.json?.code })))
-    }
-    await new Promise(resolve => setTimeout(resolve, 150))
+  const speak = async (text: string): Promise<{ status: number, code?: string }> => {
+    const reply = await postTts(service.url, { text, voice: GOOD })
+    return { status: reply.status, code: reply.json?.code }
   }
-  for (const { status, code } of await Promise.all(requests)) {
-    t.ok(status === 200 || (status === 500 && code === 'ERR_VOICE_BROKEN'), `answered ${status} ${code ?? ''}`)
-  }
+
+  // 1. The file changes after the scan and before the load reads it: the
+  // load starts in the same turn as the rename, from the scan's entry.
+  const scanned = registry.get(GOOD)
+  t.ok(scanned !== undefined && !pools.loaded().has(GOOD), 'scanned, not loaded')
+  await writeFile(`${target}.partial`, truncated)
+  renameSync(`${target}.partial`, target)
+  const lease = await pools.acquire(scanned!).then(() => 'loaded', (error: unknown) => error)
+  t.match(lease, { code: 'ERR_VOICE_BROKEN', message: new RegExp(`^Voice ${GOOD} cannot be loaded: .+`) }, 'the load of the damaged file is a clear error')
+  await eventually('the scan to see the damaged file', () => registry.get(GOOD)?.version !== scanned!.version)
+  t.same(await speak('After the change.'), { status: 500, code: 'ERR_VOICE_BROKEN' }, 'so is a request once the scan saw it')
+
+  // 2. Requests hold the loaded pool, waiting for an inference slot, when
+  // the file is damaged: they finish on the pool they hold; requests after
+  // the change get the clear error.
   await replace(goodModel)
-  let status = 0
-  for (let i = 0; i < 4800 && status !== 200; i++) {
-    await new Promise(resolve => setTimeout(resolve, 100))
-    status = (await postTts(service.url, { text: 'Settled.', voice: GOOD })).status
-  }
-  t.equal(status, 200, 'serves once the file is whole again')
+  t.same(await speak('Loaded again.'), { status: 200 }, 'a whole file serves again')
+  const gate = pools.gate
+  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  const holding = [1, 2, 3].map(async i => await speak(`Holding ${i}.`))
+  await eventually('the three requests to wait for a slot', () => service.deps.synthesizer.pending === 3 && gate.waiting > 0)
+  await replace(truncated)
+  // Sent once the scan saw the change; their load may wait for room while the old pool is held.
+  const after = [1, 2, 3].map(async i => await speak(`After ${i}.`))
+  for (const release of slots) release()
+  t.same(await Promise.all(holding), Array(3).fill({ status: 200 }), 'requests holding the old pool: its audio')
+  t.same(await Promise.all(after), Array(3).fill({ status: 500, code: 'ERR_VOICE_BROKEN' }), 'requests after the change: the clear error')
+
+  // 3. Whole again: served, and the process never went down.
+  await replace(goodModel)
+  t.same(await speak('Settled.'), { status: 200 }, 'serves once the file is whole again')
+  t.equal((await request(`${service.url}/health`)).status, 200, 'the process is alive')
+  t.notOk(service.logs.some(line => line.msg === 'unexpected error'), 'no failure was a bug')
 })

@@ -2,7 +2,9 @@
 // Everything talks to 127.0.0.1; outcomes are asserted on status, order and
 // counters, never on durations (those are in test/leak/service-timing.leak.ts).
 
+import { get as httpGet } from 'node:http'
 import t from 'tap'
+import WebSocket from 'ws'
 import { readProbeOutput } from '../../scripts/lib/probe-model.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
 import { eventually } from '../helpers/hang-guard.js'
@@ -119,14 +121,50 @@ t.test('a client that disconnects cancels its work', async t => {
   t.match(metrics, /chorus_http_requests_total\{route="\/tts",method="POST",status="499"\} 1/)
 })
 
-t.test('graceful shutdown finishes what is in flight, then stops', async t => {
-  const service = await startTestService({}, ['en_US-probe-medium', 'en_US-probeslow-medium'])
-  const inFlight = postTts(service.url, { text: 'One. Two.', voice: 'en_US-probeslow-medium' })
-  await eventually('the request to be admitted', async () => await pending(service.url) === 1)
-  const stopping = service.stop()
+t.test('graceful shutdown: the answer running when the close began finishes whole, new connections are refused, open sockets close at once', async t => {
+  // Shutdown as it is today (src/service/server.ts close()): the listener
+  // stops at once, so a new connection is refused by the system (no HTTP
+  // answer) and idle kept-alive ones are closed; HTTP requests in flight
+  // finish within the request timeout; an
+  // open WebSocket is closed at once with 1001 "The server is shutting
+  // down": its contexts stop, and text it sent is neither spoken nor
+  // answered with isFinal (a drain of contexts is not built yet).
+  const voice = 'en_US-probe-medium'
+  const service = await startTestService({ TTS_WORKERS_PER_VOICE: '1' }, [voice])
+  const text = 'One. Two.'
+  const expected = probeIds((await postTts(service.url, { text, voice })).body, false)
+  // Every inference slot held by the test: nothing runs a sentence until it lets go.
+  const gate = service.deps.pools.gate
+  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  const granted = gate.granted
+  const events: string[] = []
+  const inFlight = postTts(service.url, { text, voice }).then(reply => { events.push('answered'); return reply })
+  const ws = new WebSocket(`${service.url.replace('http://', 'ws://')}/v1/text-to-speech/${voice}/stream-input`)
+  const replies: unknown[] = []
+  ws.on('message', data => replies.push(JSON.parse(String(data))))
+  const socketClosed = new Promise<[number, string]>(resolve => ws.once('close', (code, reason) => { events.push('socket closed'); resolve([code, String(reason)]) }))
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+  for (const message of [{ text: ' ' }, { text: 'Hello there. ', flush: true }]) ws.send(JSON.stringify(message))
+  await eventually('the answer and the socket\'s piece to be admitted and wait for a slot', () => service.deps.synthesizer.pending === 2 && gate.waiting > 0)
+  t.equal(gate.granted, granted, 'neither has run a sentence when the close begins')
+
+  events.push('close began')
+  const stopped = service.stop().then(() => { events.push('stopped') })
+  // A new connection (not one kept alive from before, which the close ends as idle).
+  const refused = await new Promise<string | undefined>(resolve => {
+    httpGet(service.url + '/health', { agent: false }, () => resolve(undefined)).once('error', (error: NodeJS.ErrnoException) => resolve(error.code))
+  })
+  t.equal(refused, 'ECONNREFUSED', 'a new connection during the drain is refused')
+  t.same(await socketClosed, [1001, 'The server is shutting down'], 'the open socket is closed at once, saying why')
+  t.same(replies, [], 'its text was not spoken: no audio, no isFinal')
+  await eventually('the socket\'s speech to stop', () => service.deps.synthesizer.pending === 1)
+  t.equal(gate.granted, granted, 'the answer still waits, unfinished, while the service drains')
+
+  for (const release of slots) release()
   const reply = await inFlight
-  t.equal(reply.status, 200, 'the request in flight completed')
-  t.ok(reply.body.length > 44)
-  await stopping
-  await t.rejects(request(service.url + '/health', { signal: AbortSignal.timeout(2000) }), 'no longer accepting')
+  await stopped
+  t.same(events, ['close began', 'socket closed', 'answered', 'stopped'], 'the close waited for the answer')
+  t.equal(reply.status, 200)
+  t.same(probeIds(reply.body, false), expected, 'the whole answer: both sentences')
+  t.equal(gate.granted - granted, 2, 'its two sentences ran after the close began; none of the socket\'s')
 })

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import { REQUEST_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { StateFile } from '../../src/spawner/state-file.js'
 import { startReferenceSpawner, type ReferenceSpawner } from '../tools/helpers.js'
 
@@ -18,7 +19,7 @@ async function call (spawner: ReferenceSpawner, method: string, path: string, fo
     method,
     headers,
     body: form === undefined ? undefined : new URLSearchParams(form),
-    signal: AbortSignal.timeout(2000)
+    signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS)
   })
   const text = await response.text()
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers }

@@ -4,12 +4,12 @@
 // the right level; text past the phoneme cap is cut and still answered. That the built-in voice never
 // holds up the event loop is measured in test/leak/event-loop.leak.ts.
 
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { floatToPcm16, PiperVoice, resolveSynthesisConfig } from '../../src/engine/index.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
-import { BENCH_VOICES, testModel } from '../helpers/voices.js'
+import { unless } from '../helpers/test-tools.js'
+import { BENCH_VOICES, NO_BENCH_VOICES, testModel } from '../helpers/voices.js'
 
 const VOICE = 'en_US-vits-medium'
 const LONG = 'This single sentence has no inner full stop and keeps going for quite a while so that its latent is cut into many decoder chunks'
@@ -55,7 +55,7 @@ t.test('a long sentence: chunks on both workers, the whole graph\'s answer', asy
 
 for (const cut of ['staged', 'decoder', 'flow'] as const) {
   t.test(`a bench voice cut at the ${cut} (TTS_DECODER_CUT): chunks on both workers, the whole graph's answer`,
-    { skip: existsSync(BENCH_VOICES) ? false : `no bench voices at ${BENCH_VOICES}` }, async t => {
+    unless(NO_BENCH_VOICES), async t => {
       const voice = 'en_US-bench-x_low'
       const service = await startTestService({
         TTS_VOICE_DIR: BENCH_VOICES, TTS_DEFAULT_VOICE: voice, CHORUS_INSTALL_BUNDLED: '0', TTS_DECODER_CHUNK_FRAMES: '64',

@@ -3,6 +3,7 @@
 
 import t from 'tap'
 import { PhraseCache, cacheKey, normaliseText } from '../../src/synthesis/phrase-cache.js'
+import { eventually } from '../helpers/hang-guard.js'
 import { postTts, request, startTestService } from '../helpers/service.js'
 
 const settings = { noiseScale: 0.667, lengthScale: 1, noiseW: 0.8, speakerId: 0, sentenceSilence: 0 }
@@ -76,7 +77,7 @@ t.test('a hit is served even when the queue is full', async t => {
   await postTts(service.url, { text: 'Hello.', voice: 'en_US-probe-medium' })
   const busy = postTts(service.url, { text: 'One. Two.' })
   // Admitted, not a guess at how long admission takes.
-  while (service.deps.synthesizer.pending === 0) await new Promise(resolve => setTimeout(resolve, 10))
+  await eventually('the busy request to be admitted', () => service.deps.synthesizer.pending > 0)
   t.equal((await postTts(service.url, { text: 'Other.', voice: 'en_US-probe-medium' })).status, 503, 'a miss is refused')
   t.equal((await postTts(service.url, { text: 'Hello.', voice: 'en_US-probe-medium' })).status, 200, 'a hit is answered')
   t.equal((await busy).status, 200)

@@ -12,7 +12,7 @@ import t from 'tap'
 import { runSpawnerCommand } from '../../src/spawner/cli.js'
 import { runToolsCommand } from '../../src/tools/cli.js'
 import { callTool, connectHttp, startReferenceSpawner } from './helpers.js'
-import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
+import { CHILD_HANG_GUARD_MS, REQUEST_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { TSX_ARGS } from '../helpers/tsx.js'
 
 const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
@@ -32,6 +32,7 @@ function logWatcher (pattern: RegExp): { stream: Writable, line: Promise<Record<
   return { stream, line, text: () => text }
 }
 
+/** `promise`, or a failure naming `what` after `ms`: only ends a hang. */
 async function within<T> (promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const limit = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { reject(new Error(`${what}: no result within ${ms} ms`)) }, ms) })
@@ -56,14 +57,14 @@ t.test('chorus tools over HTTP as a process: serves until SIGTERM, then exits 0'
   let stdout = ''
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8') })
 
-  const listening = await within(log.line, 10_000, 'listening log line')
+  const listening = await within(log.line, CHILD_HANG_GUARD_MS, 'listening log line')
   t.match(listening, { url: /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, auth: true, spawnerAuth: true, spawner: `http://127.0.0.1:${spawner.port}/` })
   const client = await connectHttp(t, String(listening.url), { authorization: 'Bearer process-token' })
   t.same((await callTool(client, 'bot_list')).result, { ok: true, message: 'Listed 0 bots.', payloadJson: '[]' })
   await client.close()
 
   child.kill('SIGTERM')
-  const [code] = await within(exited, 10_000, 'exit after SIGTERM')
+  const [code] = await within(exited, CHILD_HANG_GUARD_MS, 'exit after SIGTERM')
   t.equal(code, 0)
   t.match(log.text(), /"msg":"shutting down"/)
   t.notMatch(log.text(), /process-token|unused-spawner-token/, 'no token in the logs')
@@ -76,11 +77,11 @@ t.test('chorus tools in process: an abort stops it; a taken port is exit code 1'
   const log = logWatcher(/tools server listening/)
   const running = runToolsCommand(['--host', '127.0.0.1', '--port', '0', '--spawner-host', '127.0.0.1', '--spawner-port', String(spawner.port)],
     { env: {}, stderr: log.stream, signal: stop.signal })
-  const listening = await within(log.line, 5000, 'listening log line')
-  const health = await fetch(String(listening.url).replace(/\/mcp$/, '/healthz'), { signal: AbortSignal.timeout(2000) })
+  const listening = await within(log.line, CHILD_HANG_GUARD_MS, 'listening log line')
+  const health = await fetch(String(listening.url).replace(/\/mcp$/, '/healthz'), { signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(health.status, 200)
   stop.abort()
-  t.equal(await within(running, 5000, 'tools command'), 0)
+  t.equal(await within(running, CHILD_HANG_GUARD_MS, 'tools command'), 0)
   t.notMatch(log.text(), /beyond loopback/, 'no exposure warning on 127.0.0.1')
 
   const blocker = createServer()
@@ -88,7 +89,7 @@ t.test('chorus tools in process: an abort stops it; a taken port is exit code 1'
   t.teardown(() => { blocker.close() })
   const taken = (blocker.address() as AddressInfo).port
   const fatal = logWatcher(/cannot listen/)
-  t.equal(await within(runToolsCommand(['--host', '127.0.0.1', '--port', String(taken)], { env: {}, stderr: fatal.stream }), 5000, 'taken port'), 1)
+  t.equal(await within(runToolsCommand(['--host', '127.0.0.1', '--port', String(taken)], { env: {}, stderr: fatal.stream }), CHILD_HANG_GUARD_MS, 'taken port'), 1)
   t.match(await fatal.line, { level: 60, err: { code: 'EADDRINUSE' } })
 })
 
@@ -96,14 +97,14 @@ t.test('chorus spawner in process: serves the API until aborted', async (t) => {
   const stop = new AbortController()
   const log = logWatcher(/reference spawner listening/)
   const running = runSpawnerCommand(['--host', '127.0.0.1', '--port', '0', '--token', 'spawner-token', '--max-bots', '2'], { env: {}, stderr: log.stream, signal: stop.signal })
-  const listening = await within(log.line, 5000, 'listening log line')
+  const listening = await within(log.line, CHILD_HANG_GUARD_MS, 'listening log line')
   t.match(listening, { auth: true, stateFile: null, bots: 0 })
   const url = String(listening.url)
-  const denied = await fetch(`${url}/api/bot`, { signal: AbortSignal.timeout(2000) })
+  const denied = await fetch(`${url}/api/bot`, { signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(denied.status, 401)
-  const listed = await fetch(`${url}/api/bot`, { headers: { authorization: 'Bearer spawner-token' }, signal: AbortSignal.timeout(2000) })
+  const listed = await fetch(`${url}/api/bot`, { headers: { authorization: 'Bearer spawner-token' }, signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.same(await listed.json(), [])
   stop.abort()
-  t.equal(await within(running, 5000, 'spawner command'), 0)
+  t.equal(await within(running, CHILD_HANG_GUARD_MS, 'spawner command'), 0)
   t.notMatch(log.text(), 'spawner-token')
 })

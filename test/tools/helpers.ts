@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { REQUEST_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { BotStore } from '../../src/spawner/store.js'
 import { startSpawnerServer } from '../../src/spawner/server.js'
 import type { StateFile } from '../../src/spawner/state-file.js'
@@ -159,6 +160,8 @@ export function toolsContext (options: ToolsOptions): McpServerContext {
 export interface ToolsServer {
   url: string
   mcpUrl: string
+  /** What its sessions share: the spawner call limits' counts among it. */
+  context: McpServerContext
 }
 
 export async function startTools (t: Teardown, options: ToolsOptions): Promise<ToolsServer> {
@@ -172,9 +175,10 @@ export async function startTools (t: Teardown, options: ToolsOptions): Promise<T
     // Tests open many sessions from 127.0.0.1; the ones about this limit set it.
     sessionsPerMinute: options.sessionsPerMinute ?? 1_000_000
   }
-  const server = await startToolsHttpServer({ config, context: toolsContext(options) })
+  const context = toolsContext(options)
+  const server = await startToolsHttpServer({ config, context })
   t.teardown(server.close)
-  return { url: server.url, mcpUrl: `${server.url}/mcp` }
+  return { url: server.url, mcpUrl: `${server.url}/mcp`, context }
 }
 
 export async function connectHttp (t: Teardown, mcpUrl: string, headers: Record<string, string> = {}): Promise<Client> {
@@ -219,7 +223,7 @@ export async function postMcp (url: string, body: unknown, headers: Record<strin
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000)
+    signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS)
   })
   const text = await response.text()
   let parsed: unknown

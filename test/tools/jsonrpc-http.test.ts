@@ -2,6 +2,7 @@
 // SDK in between, so that every status, header and error body is visible.
 
 import t from 'tap'
+import { REQUEST_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { postMcp, startReferenceSpawner, startTools, type Teardown } from './helpers.js'
 
 const INITIALIZE = {
@@ -151,26 +152,26 @@ t.test('session rules', async (t) => {
     t.equal(inBatch.headers.get('mcp-session-id'), null)
   }
 
-  const end = await fetch(mcpUrl, { method: 'DELETE', headers: session(), signal: AbortSignal.timeout(2000) })
+  const end = await fetch(mcpUrl, { method: 'DELETE', headers: session(), signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(end.status, 204)
   const after = await postMcp(mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, session())
   t.equal(after.status, 404, 'a deleted session is gone')
-  const again = await fetch(mcpUrl, { method: 'DELETE', headers: session(), signal: AbortSignal.timeout(2000) })
+  const again = await fetch(mcpUrl, { method: 'DELETE', headers: session(), signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(again.status, 404)
 })
 
 t.test('HTTP-level rules: methods, media types, size, origin', async (t) => {
   const { mcpUrl, url, session } = await setup(t)
-  const get = await fetch(mcpUrl, { headers: { accept: 'text/event-stream', ...session() }, signal: AbortSignal.timeout(2000) })
+  const get = await fetch(mcpUrl, { headers: { accept: 'text/event-stream', ...session() }, signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(get.status, 405)
   t.equal(get.headers.get('allow'), 'POST, DELETE')
   t.match(await get.json(), { error: /Method Not Allowed/, code: 'ERR_METHOD_NOT_ALLOWED' })
 
-  const put = await fetch(mcpUrl, { method: 'PUT', signal: AbortSignal.timeout(2000) })
+  const put = await fetch(mcpUrl, { method: 'PUT', signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(put.status, 405)
   t.match(await put.json(), { code: 'ERR_METHOD_NOT_ALLOWED' })
 
-  const notFound = await fetch(`${url}/elsewhere`, { signal: AbortSignal.timeout(2000) })
+  const notFound = await fetch(`${url}/elsewhere`, { signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(notFound.status, 404)
   t.same(await notFound.json(), { error: 'Not Found', code: 'ERR_NOT_FOUND' })
 
@@ -210,7 +211,7 @@ t.test('bearer token on the tool server', async (t) => {
   }
   const ok = await postMcp(mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, session())
   t.equal(ok.status, 200)
-  const health = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })
+  const health = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(REQUEST_HANG_GUARD_MS) })
   t.equal(health.status, 200, '/healthz needs no token')
   t.same(await health.json(), { status: 'ok' })
 })

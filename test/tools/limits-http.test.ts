@@ -4,6 +4,8 @@
 
 import type { ServerResponse } from 'node:http'
 import t from 'tap'
+import type { SpawnerCallLimits } from '../../src/tools/spawner-limits.js'
+import { eventually } from '../helpers/hang-guard.js'
 import { INITIALIZE, openRawSession, postMcp, sendJson, startFakeSpawner, startReferenceSpawner, startTools, type Teardown } from './helpers.js'
 
 const PING = { jsonrpc: '2.0', id: 'p', method: 'ping' }
@@ -12,32 +14,42 @@ function listCalls (count: number, prefix = 'l'): unknown[] {
   return Array.from({ length: count }, (_, index) => ({ jsonrpc: '2.0', id: `${prefix}${index}`, method: 'tools/call', params: { name: 'bot_list', arguments: {} } }))
 }
 
-/**
- * A spawner that holds every call until `releaseAt` are in flight, waits a
- * moment for any call beyond them (which a broken limit would let through),
- * then answers them all; it records the most it held at once. Calls left
- * over at the end of a batch (fewer than releaseAt) are answered after a pause.
- */
-async function countingSpawner (t: Teardown, releaseAt = 1): Promise<{ port: number, most: () => number, total: () => number }> {
+/** A spawner that holds every call until the test answers what it holds. */
+async function holdingSpawner (t: Teardown): Promise<{ port: number, held: () => number, total: () => number, answerHeld: () => number }> {
   let held: ServerResponse[] = []
-  let most = 0
   let total = 0
-  let tail: NodeJS.Timeout | undefined
-  const release = (): void => {
-    clearTimeout(tail)
-    const answering = held
-    held = []
-    for (const response of answering) sendJson(response, 200, [])
-  }
   const spawner = await startFakeSpawner(t, (_request, response: ServerResponse) => {
     held.push(response)
     total++
-    most = Math.max(most, held.length)
-    clearTimeout(tail)
-    tail = setTimeout(release, held.length >= releaseAt ? 20 : 100)
   })
-  t.teardown(() => { clearTimeout(tail) })
-  return { port: spawner.port, most: () => most, total: () => total }
+  return {
+    port: spawner.port,
+    held: () => held.length,
+    total: () => total,
+    answerHeld: () => {
+      const answering = held
+      held = []
+      for (const response of answering) sendJson(response, 200, [])
+      return answering.length
+    }
+  }
+}
+
+/**
+ * Answers `calls` spawner calls in rounds. A round is answered once every
+ * call not yet answered is either held by the spawner or waiting for a slot
+ * in the tool server (its limits' queue): what the spawner holds then is
+ * all the limits let run at once, no timing involved. Returns each round's count.
+ */
+async function answerInRounds (spawner: { held: () => number, answerHeld: () => number }, limits: SpawnerCallLimits, calls: number): Promise<number[]> {
+  const rounds: number[] = []
+  let answered = 0
+  while (answered < calls) {
+    await eventually('every unanswered call held by the spawner or queued', () => spawner.held() > 0 && spawner.held() + limits.queue.waiting === calls - answered)
+    rounds.push(spawner.held())
+    answered += spawner.answerHeld()
+  }
+  return rounds
 }
 
 t.test('a flood of initialize calls gets 503 once every session is active; the old sessions keep working', async (t) => {
@@ -76,7 +88,7 @@ t.test('new sessions per remote address per minute: 429 with Retry-After beyond 
 })
 
 t.test('a batch over the maximum gets one -32600 and makes no spawner call', async (t) => {
-  const spawner = await countingSpawner(t)
+  const spawner = await holdingSpawner(t)
   const tools = await startTools(t, { spawnerPort: spawner.port })
   const session = await openRawSession(tools.mcpUrl)
   const answer = await postMcp(tools.mcpUrl, listCalls(1000), session)
@@ -91,25 +103,29 @@ t.test('a batch over the maximum gets one -32600 and makes no spawner call', asy
 })
 
 t.test('a batch at the maximum makes at most calls-per-session spawner calls at once', async (t) => {
-  const spawner = await countingSpawner(t, 3)
+  const spawner = await holdingSpawner(t)
   const tools = await startTools(t, { spawnerPort: spawner.port, maxBatch: 20, callsPerSession: 3, spawnerCalls: 100 })
   const session = await openRawSession(tools.mcpUrl)
-  const answer = await postMcp(tools.mcpUrl, listCalls(20), session)
+  const answering = postMcp(tools.mcpUrl, listCalls(20), session)
+  t.same(await answerInRounds(spawner, tools.context.calls, 20), [3, 3, 3, 3, 3, 3, 2], 'never more than 3 at once, and 3 do run together')
+  const answer = await answering
   t.equal(answer.status, 200)
   t.equal(answer.body.length, 20)
   t.ok(answer.body.every((item: any) => item.result.structuredContent.ok === true), 'every call was answered, queued ones too')
   t.equal(spawner.total(), 20)
-  t.equal(spawner.most(), 3, 'never more than 3 at once, and 3 do run together')
 })
 
 t.test('sessions together make at most spawner-calls calls at once', async (t) => {
-  const spawner = await countingSpawner(t, 5)
+  const spawner = await holdingSpawner(t)
   const tools = await startTools(t, { spawnerPort: spawner.port, maxBatch: 10, callsPerSession: 4, spawnerCalls: 5 })
   const sessions = await Promise.all([1, 2, 3].map(async () => await openRawSession(tools.mcpUrl)))
-  const answers = await Promise.all(sessions.map(async (session, index) => await postMcp(tools.mcpUrl, listCalls(10, `s${index}-`), session)))
+  const answering = Promise.all(sessions.map(async (session, index) => await postMcp(tools.mcpUrl, listCalls(10, `s${index}-`), session)))
+  const rounds = await answerInRounds(spawner, tools.context.calls, 30)
+  t.equal(Math.max(...rounds), 5, 'never more than 5 at once in total, more than one session\'s share of 4')
+  t.equal(rounds[0], 5, 'and 5 do run together')
+  const answers = await answering
   for (const answer of answers) t.equal(answer.body.length, 10)
   t.equal(spawner.total(), 30)
-  t.equal(spawner.most(), 5, 'never more than 5 at once in total, more than one session\'s share of 4')
 })
 
 t.test('a queued call that is cancelled never reaches the spawner', async (t) => {
@@ -118,7 +134,7 @@ t.test('a queued call that is cancelled never reaches the spawner', async (t) =>
   const tools = await startTools(t, { spawnerPort: spawner.port, callsPerSession: 1, timeoutMs: 30_000 })
   const session = await openRawSession(tools.mcpUrl)
   const running = postMcp(tools.mcpUrl, listCalls(2, 'q'), session)
-  while (spawner.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+  await eventually('the first call to reach the spawner', () => spawner.requests.length > 0, 5)
   const cancelled = await postMcp(tools.mcpUrl, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'q1' } }, session)
   t.equal(cancelled.status, 202)
   held.shift()?.()

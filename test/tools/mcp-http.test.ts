@@ -74,7 +74,26 @@ t.test('aliases are accepted by tools/call', async (t) => {
   t.equal((await callTool(client, 'BotDelete', { first: 'Al', last: 'Actor' })).result.ok, true)
 })
 
-t.test('bot_create: the parent defaults to the active bot; fields are sent as given', async (t) => {
+t.test('bot_create: the reference spawner reads the form it sends: the parent defaults to the active bot, the fields as given', async (t) => {
+  const spawner = await startReferenceSpawner(t)
+  spawner.store.create(ROOT, { level: 'GOVERNOR' })
+  spawner.store.create({ first: 'Other', last: 'Parent' }, { level: 'GOVERNOR' })
+  const client = await toolsClient(t, { spawnerPort: spawner.port, identity: ROOT })
+  for (const args of [
+    { first: 'Kid', last: 'One', level: 'actor' },
+    { first: 'Kid', last: 'Two', level: ' Builder ', parent: 'Other Parent', email: 'two@example.org', model: 'Bob' },
+    { first: 'Kid', last: 'Three', level: 'ACTOR', email: '', model: '' }
+  ]) t.equal((await callTool(client, 'bot_create', args)).result.ok, true, `${args.first} ${args.last} created`)
+  const stored = (last: string): object => {
+    const { level, parent, email, model } = spawner.store.get({ first: 'Kid', last })
+    return { level, parent, email, model }
+  }
+  t.same(stored('One'), { level: 'ACTOR', parent: 'Root Governor', email: 'kid.one@localhost', model: 'Ruth' }, 'the parent defaults to the active bot; the spawner\'s own email and model')
+  t.same(stored('Two'), { level: 'BUILDER', parent: 'Other Parent', email: 'two@example.org', model: 'Bob' }, 'every field as given, the level trimmed and upper-cased')
+  t.same(stored('Three'), { level: 'ACTOR', parent: 'Root Governor', email: 'kid.three@localhost', model: 'Ruth' }, 'blank email and model: the spawner\'s own')
+})
+
+t.test('bot_create on the wire: a form, with email and model only when given', async (t) => {
   const spawner = await startFakeSpawner(t, (_request, response) => { sendJson(response, 200, { created: true }) })
   const client = await toolsClient(t, { spawnerPort: spawner.port, identity: ROOT })
 

@@ -3,6 +3,7 @@
 
 import t from 'tap'
 import { createSpawnerClient } from '../../src/tools/spawner-client.js'
+import { eventually } from '../helpers/hang-guard.js'
 import { sendJson, spawnerConfig, startFakeSpawner } from './helpers.js'
 
 t.test('headers, paths and form bodies', async (t) => {
@@ -66,11 +67,15 @@ t.test('GET retries give up after the limit, and a 4xx is not retried', async (t
 })
 
 t.test('a caller abort stops the request', async (t) => {
-  const spawner = await startFakeSpawner(t, async (_request, response) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    sendJson(response, 200, [])
-  })
+  // The spawner holds the call until the test lets go: the abort comes while it waits.
+  const held: Array<() => void> = []
+  const spawner = await startFakeSpawner(t, (_request, response) => { held.push(() => { sendJson(response, 200, []) }) })
   const client = createSpawnerClient(spawnerConfig({ spawnerPort: spawner.port }))
-  const outcome = await client.listBots(AbortSignal.timeout(100))
-  t.equal(outcome.kind, 'unreachable')
+  const caller = new AbortController()
+  const outcome = client.listBots(caller.signal)
+  await eventually('the call to reach the spawner', () => held.length > 0)
+  caller.abort()
+  t.equal((await outcome).kind, 'unreachable')
+  for (const answer of held) answer()
+  t.equal(spawner.requests.length, 1, 'aborted, not retried')
 })

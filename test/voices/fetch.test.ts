@@ -7,6 +7,7 @@ import { loadCatalog } from '../../src/voices/catalog.js'
 import { DEFAULT_BASE_URL, fetchVoices, type FetchVoicesOptions } from '../../src/voices/fetch.js'
 import { makeMirror, OVERSIZE_EXTRA } from './fixtures/mirror.js'
 import { serveMirror } from './fixtures/mirror-server.js'
+import { eventually } from '../helpers/hang-guard.js'
 
 const scratch = await mkdtemp(join(tmpdir(), 'chorus-fetch-'))
 t.teardown(() => rm(scratch, { recursive: true, force: true }))
@@ -242,8 +243,12 @@ t.test('over HTTP', async t => {
     t.teardown(() => server.misbehave(files('en_US-good-medium').modelPath, undefined))
     const dest = freshDest()
     const controller = new AbortController()
-    setTimeout(() => controller.abort(new Error('stop')), 200)
-    await t.rejects(fetchVoices(['en_US-good-medium'], options({ destDir: dest, signal: controller.signal })), { message: 'stop' })
+    const fetching = fetchVoices(['en_US-good-medium'], options({ destDir: dest, signal: controller.signal }))
+    // Aborted once the model's download has begun (the mirror then stalls it).
+    const requested = server.requests.length
+    await eventually('the model download to begin', () => server.requests.slice(requested).includes(files('en_US-good-medium').modelPath))
+    controller.abort(new Error('stop'))
+    await t.rejects(fetching, { message: 'stop' })
     t.same(await listing(dest), [])
   })
 

@@ -9,13 +9,12 @@
 // and be absent while it has none.
 
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import t from 'tap'
 import { initializeLogger, tts as livekitTts } from '@livekit/agents'
 import { TTS, type TTSEncoding, type VoiceSettings } from '@livekit/agents-plugin-elevenlabs'
 import { postTts, startTestService } from '../helpers/service.js'
-import { BENCH_VOICES } from '../helpers/voices.js'
+import { unless } from '../helpers/test-tools.js'
+import { BENCH_VOICES, NO_BENCH_VOICES } from '../helpers/voices.js'
 
 const VOICE = 'en_US-bench-medium'
 /** A reply as a language model writes it; Chorus speaks it sentence by sentence. */
@@ -94,9 +93,7 @@ async function serviceHasWordTiming (): Promise<boolean> {
   return Array.isArray(reply.json?.words) && reply.json.words.length > 0
 }
 
-t.test('LiveKit\'s ElevenLabs plugin streams a reply token by token and hears what POST /tts gives, whole and in order', {
-  skip: existsSync(join(BENCH_VOICES, `${VOICE}.onnx`)) ? false : `no bench voice at ${BENCH_VOICES} (npm run voices:bench)`
-}, async t => {
+t.test('LiveKit\'s ElevenLabs plugin streams a reply token by token and hears what POST /tts gives, whole and in order', unless(NO_BENCH_VOICES), async t => {
   const heard = await speakWithLiveKit(TOKENS)
   t.same(heard.errors, [], 'the plugin reported no error')
   t.equal(heard.finals, 1, 'one final frame: the reply ended once, with Chorus\'s isFinal')

@@ -5,7 +5,6 @@
 
 import t from 'tap'
 import WebSocket from 'ws'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { eventually } from '../helpers/hang-guard.js'
 import { request, startTestService } from '../helpers/service.js'
 
@@ -168,15 +167,22 @@ t.test('a mapped voice id speaks with its voice', async t => {
   t.ok(audioOf(messages).length > 0)
 })
 
-t.test('the text waits at most TTS_WS_TEXT_WAIT_MS for a sentence end, and is cut at a word boundary', async t => {
-  const ws = await open(`/v1/text-to-speech/${VOICE}/stream-input?output_format=pcm_16000`)
+t.test('text without a sentence end is spoken after TTS_WS_TEXT_WAIT_MS without more text, cut at its last word boundary', async t => {
+  // How soon after the wait is test/leak/service-timing.leak.ts's: here, what is spoken and in which order.
+  const ws = await open(`/v1/text-to-speech/${VOICE}/stream-input?output_format=pcm_24000`)
   const replies: Array<Record<string, any>> = []
   ws.on('message', data => replies.push(JSON.parse(String(data))))
-  ws.send(JSON.stringify({ text: ' ' }))
+  const closed = new Promise<number>(resolve => ws.once('close', code => resolve(code)))
+  ws.send(JSON.stringify({ text: ' ', voice_settings: QUIET }))
   ws.send(JSON.stringify({ text: 'no sentence end here' }))
-  await eventually('audio without a flush', () => replies.some(m => typeof m.audio === 'string'))
-  ws.close()
-  t.pass('spoken after the wait')
+  await eventually('audio with no flush and no more text', () => replies.some(m => typeof m.audio === 'string'))
+  // "here" may still grow ("hereafter"): it waits for more text.
+  ws.send(JSON.stringify({ text: ' and there.' }))
+  ws.send(JSON.stringify({ text: '' }))
+  t.equal(await closed, 1000)
+  const pcm = async (text: string): Promise<Buffer> => (await request(`${service.url}/tts`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text, voice: VOICE, format: 'pcm', ...QUIET }) })).body
+  t.ok(audioOf(replies).equals(Buffer.concat([await pcm('no sentence end'), await pcm('here and there.')])), 'spoken as "no sentence end", then "here and there."')
+  t.same(replies.at(-1), { isFinal: true })
 })
 
 t.test('inactivity_timeout closes a silent socket with a reason', async t => {
@@ -195,8 +201,9 @@ t.test('inactivity_timeout does not close a socket the server still owes audio: 
   const closed = new Promise<number>(resolve => ws.once('close', code => resolve(code)))
   for (const message of [{ text: ' ', voice_settings: QUIET }, { text: 'Wait for me. ' }, { text: '' }]) ws.send(JSON.stringify(message))
   await eventually('the sentence waits for a slot', () => gate.waiting > 0)
-  // Three timeouts' worth with nothing sent either way.
-  await sleep(3000)
+  // Three timeouts pass with nothing sent either way (the socket logs each).
+  const kept = (): number => service.logs.filter(line => line.msg === 'inactivity_timeout passed while audio is owed: kept open').length
+  await eventually('three inactivity timeouts to pass', () => kept() >= 3)
   t.equal(ws.readyState, WebSocket.OPEN, 'still open while its audio is owed')
   t.same(replies, [], 'nothing sent yet')
   for (const release of slots) release()
