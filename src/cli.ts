@@ -1,11 +1,11 @@
 // `chorus <command>`: one entry point for every part of Chorus.
 //   serve                      the TTS HTTP service (configured by env, see README)
 //   say TEXT [flags] -o FILE   one-off synthesis without a server
-//   voices install-bundled     copy bundled voices missing from TTS_VOICE_DIR
+//   voices [list|install|...]  list, install, remove and copy bundled voices
 //   tools [--stdio] [flags]    the bot spawner tool server (MCP)
 //   spawner [flags]            the reference bot spawner
-//   bench [targets|compare]    the load-test harness, from the repository's
-//                              bench/ folder (see README, Benchmarks)
+//   bench [SUBCOMMAND]         the load-test harness, from the repository's
+//                              bench/ folder (docs/benchmarks.md)
 // Every command takes --help. Returns the exit code: 2 for bad configuration
 // or usage, 1 for other failures the user can act on.
 
@@ -19,16 +19,17 @@ import type { Env } from './shared/config-values.js'
 const USAGE = `usage: chorus <command> [flags]    (chorus <command> --help for its flags)
   serve                                   run the TTS HTTP service (env: TTS_*, see README)
   say TEXT [--voice NAME] [--speaker S] [--length-scale X] [--noise-scale X]
-      [--noise-w X] [--sentence-silence S] [--normalize] [--voice-dir DIR]
-      [--timestamps FILE.json] -o FILE.wav
+      [--noise-w X] [--sentence-silence S] [--normalize] [--ssml]
+      [--lexicon ID]... [--voice-dir DIR] [--timestamps FILE.json] -o FILE.wav
                                           speak into a WAV file, no server needed
   voices [list | install-bundled]         list voices; copy bundled ones into TTS_VOICE_DIR
   voices install|remove NAME...           add catalogue voices (size, md5 checked) or remove them
   tools [--stdio] [flags]                 bot spawner tools over MCP (see README)
   spawner [flags]                         the reference bot spawner
-  bench [flags] | bench targets | bench compare a.json b.json
-                                          the load-test harness (in a clone of
-                                          the repository, not in the package)
+  bench [SUBCOMMAND] [flags]              the load-test harness (in a clone of the
+                                          repository, not in the package): targets,
+                                          conversation, fairness, mixed, backlog,
+                                          profile, fleet, compare A.json B.json
   --version                               print the version`
 
 function version (): string {
