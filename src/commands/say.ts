@@ -17,8 +17,8 @@ import { numberSetting, parseCommandLine, pickSetting, stringSetting, type Env, 
 import { createLogger } from '../shared/logger.js'
 import { defaultVoiceStatus } from '../synthesis/default-voice.js'
 import { resolveVoice } from '../synthesis/synthesizer.js'
-import { TIMING_KINDS, type TimingChunk } from '../synthesis/timing.js'
-import { timingEvents } from '../synthesis/timing/wire.js'
+import { TIMING_KINDS } from '../synthesis/timing.js'
+import { TimingAssembly } from '../synthesis/timing/wire.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage, hasVisibleText } from '../validate.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
@@ -77,21 +77,6 @@ function settingFlag (values: FlagValues, flag: string, range: { min: number, ma
   return numberSetting(pickSetting(values, flag, {}, []), range.min, range.max, null) ?? undefined
 }
 
-/** The --timestamps file: every chunk's events, in the HTTP answer's shape. */
-type TimingEvents = ReturnType<typeof timingEvents>
-
-function emptyTiming (): TimingEvents {
-  return { sample_rate: 0, words: [], phonemes: [], visemes: [] }
-}
-
-function addTiming (into: TimingEvents, chunk: TimingChunk): void {
-  const events = timingEvents(chunk)
-  into.sample_rate = events.sample_rate
-  into.words.push(...events.words)
-  into.phonemes.push(...events.phonemes)
-  into.visemes.push(...events.visemes)
-}
-
 /** Opened before any work, so a bad path fails at once and names the flag. */
 async function openOutput (path: string, flag = '-o/--output'): Promise<FileHandle> {
   try {
@@ -103,7 +88,7 @@ async function openOutput (path: string, flag = '-o/--output'): Promise<FileHand
 
 /** The file's bytes, through the service's own speech path: a whole WAV
  * (exact sizes) or the encoder pool's stream, written as it is made. */
-async function speak (request: TtsRequest, config: ServiceConfig, format: AudioFormat, output: FileHandle, timing?: TimingEvents): Promise<number> {
+async function speak (request: TtsRequest, config: ServiceConfig, format: AudioFormat, output: FileHandle, timing?: TimingAssembly): Promise<number> {
   const log = createLogger('chorus-say', 'warn')
   const local = await openLocalSpeech(config, log)
   try {
@@ -116,7 +101,7 @@ async function speak (request: TtsRequest, config: ServiceConfig, format: AudioF
     // Each write awaited before the next chunk is read: the disk paces the synthesis.
     for await (const chunk of speech.chunks) {
       if (chunk.kind !== 'audio') {
-        if (timing !== undefined) addTiming(timing, chunk)
+        timing?.add(chunk)
         continue
       }
       await output.write(chunk.bytes)
@@ -159,11 +144,12 @@ export async function say (argv: string[], env: Env): Promise<number> {
   const timingPath = stringSetting(pickSetting(values, 'timestamps', {}, []), undefined)
   const output = await openOutput(outputPath)
   const timingFile = timingPath === undefined ? undefined : await openOutput(timingPath, '--timestamps')
-  const timing = timingFile === undefined ? undefined : emptyTiming()
+  // The --timestamps file: every chunk's events, in the HTTP answer's shape.
+  const timing = timingFile === undefined ? undefined : new TimingAssembly()
   let bytes: number
   try {
     bytes = await speak(request, config, formatForExtension(outputPath) ?? 'wav', output, timing)
-    await timingFile?.writeFile(JSON.stringify(timing) + '\n')
+    await timingFile?.writeFile(JSON.stringify(timing?.events) + '\n')
   } catch (error) {
     await output.close()
     await timingFile?.close()

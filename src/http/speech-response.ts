@@ -9,7 +9,7 @@ import { once } from 'node:events'
 import type { Context } from 'koa'
 import type { Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import type { TimingChunk } from '../synthesis/timing.js'
-import { timingEvents } from '../synthesis/timing/wire.js'
+import { TimingAssembly } from '../synthesis/timing/wire.js'
 import { SynthesisCancelledError } from '../synthesis/errors.js'
 import { isChorusError } from '../errors.js'
 import type { ChorusState } from './context.js'
@@ -93,22 +93,16 @@ export async function sendTimedJson (ctx: SpeechContext, service: SpeechService,
   const client = clientSignal(ctx)
   const delivered = once(ctx.res, 'close')
   const audio: Uint8Array[] = []
-  const events = { sample_rate: 0, words: [] as object[], phonemes: [] as object[], visemes: [] as object[] }
+  const timing = new TimingAssembly()
   try {
     const speech = await service.open({ ...request, id: ctx.state.requestId, log: ctx.state.log, signal: client.signal, delivered, admission })
     ctx.set('X-Chorus-Voice', speech.voice)
     for await (const chunk of speech.chunks) {
       if (chunk.kind === 'audio') audio.push(chunk.bytes)
-      else {
-        const wire = timingEvents(chunk)
-        events.sample_rate = wire.sample_rate
-        events.words.push(...wire.words)
-        events.phonemes.push(...wire.phonemes)
-        events.visemes.push(...wire.visemes)
-      }
+      else timing.add(chunk)
     }
   } finally {
     delivered.then(client.done, client.done)
   }
-  ctx.body = { audio: Buffer.concat(audio).toString('base64'), audio_format: request.format, ...events }
+  ctx.body = { audio: Buffer.concat(audio).toString('base64'), audio_format: request.format, ...timing.events }
 }

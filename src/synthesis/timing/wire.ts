@@ -50,14 +50,30 @@ function span (start: number, end: number, rate: number): Record<string, number>
   return { start_sample: start, end_sample: end, start_ms: ms(start, rate), end_ms: ms(end, rate) }
 }
 
+/** Timing events in their wire form: one chunk's, or a whole answer's. */
+export interface TimingEvents { sample_rate: number, words: object[], phonemes: object[], visemes: object[] }
+
 /** The wire form of a chunk's events (snake_case, as the rest of the API). */
-export function timingEvents (chunk: TimingChunk): { sample_rate: number, words: object[], phonemes: object[], visemes: object[] } {
+export function timingEvents (chunk: TimingChunk): TimingEvents {
   const rate = chunk.sampleRate
   return {
     sample_rate: rate,
     words: chunk.words.map(w => ({ word: w.word, text_start: w.textStart, text_end: w.textEnd, ...span(w.startSample, w.endSample, rate) })),
     phonemes: chunk.phonemes.map(p => ({ phoneme: p.phoneme, ...span(p.startSample, p.endSample, rate) })),
     visemes: chunk.visemes.map(v => ({ viseme: v.viseme, ...span(v.startSample, v.endSample, rate) }))
+  }
+}
+
+/** A whole answer's events, gathered chunk by chunk (the timed JSON answer, `chorus say --timestamps`). */
+export class TimingAssembly {
+  readonly events: TimingEvents = { sample_rate: 0, words: [], phonemes: [], visemes: [] }
+
+  add (chunk: TimingChunk): void {
+    const wire = timingEvents(chunk)
+    this.events.sample_rate = wire.sample_rate
+    this.events.words.push(...wire.words)
+    this.events.phonemes.push(...wire.phonemes)
+    this.events.visemes.push(...wire.visemes)
   }
 }
 
