@@ -79,67 +79,80 @@ export class ServiceMetrics {
     this.keyRequests = new Counter({ name: 'chorus_key_requests_total', help: 'Requests by API key name ("anonymous": no key, or keys off)', labelNames: ['key'], registers })
     this.keyAudioSeconds = new Counter({ name: 'chorus_key_audio_seconds_total', help: 'Seconds of audio synthesised by API key name', labelNames: ['key'], registers })
     this.keyRefusals = new Counter({ name: 'chorus_key_refusals_total', help: 'Requests refused by API key name and status: 401 (no valid key), 429 (over a quota)', labelNames: ['key', 'status'], registers })
-    new Gauge({
-      name: 'chorus_voice_memory_bytes',
-      help: 'Memory per voice: loaded and retiring pools\' figures, loading ones\' estimates',
-      labelNames: ['voice'],
-      registers,
-      collect () {
-        this.reset()
-        for (const [voice, bytes] of sources.voiceMemory()) this.set({ voice }, bytes)
-      }
-    })
-    new Gauge({ name: 'chorus_voice_memory_budget_bytes', help: 'The memory budget for loaded voices (TTS_VOICE_MEMORY_BYTES)', registers, collect () { this.set(sources.voiceMemoryBudget()) } })
-    new Gauge({ name: 'chorus_voice_memory_used_bytes', help: 'Memory counted against the budget: loaded, loading and retiring voices', registers, collect () { this.set(sources.voiceMemoryUsed()) } })
-    new Gauge({ name: 'chorus_inferences_running', help: 'Sentence inferences running now, all voices (at most TTS_MAX_CONCURRENT_INFERENCES)', registers, collect () { this.set(sources.inferencesRunning()) } })
-    new Counter({
-      name: 'chorus_inference_slot_seconds_total',
-      help: 'Seconds inference slots were held, summed over slots: against chorus_engine_task_seconds_total, the cost of handing work to a worker and back',
-      registers,
-      collect () {
-        this.reset()
-        this.inc(sources.inferenceSlotSeconds())
-      }
-    })
-    new Counter({
-      name: 'chorus_inference_wait_seconds_total',
-      help: 'Seconds inferences waited for a slot, summed over the granted ones',
-      registers,
-      collect () {
-        this.reset()
-        this.inc(sources.inferenceWaitSeconds())
-      }
-    })
-    // Read from the addon at each scrape: it sums over every thread of the process.
-    new Counter({
-      name: 'chorus_engine_task_seconds_total',
-      help: 'Time in the native engine\'s tasks by kind (chorus:encode, chorus:decode, chorus:infer, chorus:phonemize, …) and clock: wall, or cpu (the calling thread\'s; ONNX Runtime\'s intra-op helpers not included)',
-      labelNames: ['task', 'clock'],
-      registers,
-      collect () {
-        this.reset()
-        for (const task of sources.engineTasks()) {
-          this.inc({ task: task.name, clock: 'wall' }, task.wallSeconds)
-          this.inc({ task: task.name, clock: 'cpu' }, task.cpuSeconds)
-        }
-      }
-    })
-    new Counter({
-      name: 'chorus_engine_tasks_total',
-      help: 'Native engine tasks finished, by kind',
-      labelNames: ['task'],
-      registers,
-      collect () {
-        this.reset()
-        for (const task of sources.engineTasks()) this.inc({ task: task.name }, task.count)
-      }
-    })
-    new Gauge({ name: 'chorus_pending_requests', help: 'Synthesis requests admitted and not finished', registers, collect () { this.set(sources.pendingRequests()) } })
-    new Gauge({ name: 'chorus_queue_depth', help: 'Sentences waiting for a worker, all voices', registers, collect () { this.set(sources.queuedSentences()) } })
-    new Gauge({ name: 'chorus_loaded_voices', help: 'Voices with a loaded worker pool', registers, collect () { this.set(sources.loadedVoices()) } })
-    new Gauge({ name: 'chorus_buffered_response_bytes', help: 'Audio made and not yet read by its client, every response (at most TTS_BUFFER_BYTES plus a chunk)', registers, collect () { this.set(sources.bufferedBytes()) } })
-    new Gauge({ name: 'chorus_cache_bytes', help: 'Bytes of audio in the phrase cache', registers, collect () { this.set(sources.cacheBytes()) } })
+    registerSourceMetrics(sources, registers)
   }
+}
+
+type Registers = Registry[]
+
+/** A gauge read from its source at each scrape. */
+function sourceGauge (name: string, help: string, read: () => number, registers: Registers): void {
+  new Gauge({ name, help, registers, collect () { this.set(read()) } })
+}
+
+/** A counter whose total is kept elsewhere (the gate's, the addon's), read at each scrape. */
+function sourceTotal (name: string, help: string, read: () => number, registers: Registers): void {
+  new Counter({
+    name,
+    help,
+    registers,
+    collect () {
+      this.reset()
+      this.inc(read())
+    }
+  })
+}
+
+/** What the service's parts report at each scrape rather than as it happens. */
+function registerSourceMetrics (sources: MetricsSources, registers: Registers): void {
+  new Gauge({
+    name: 'chorus_voice_memory_bytes',
+    help: 'Memory per voice: loaded and retiring pools\' figures, loading ones\' estimates',
+    labelNames: ['voice'],
+    registers,
+    collect () {
+      this.reset()
+      for (const [voice, bytes] of sources.voiceMemory()) this.set({ voice }, bytes)
+    }
+  })
+  sourceGauge('chorus_voice_memory_budget_bytes', 'The memory budget for loaded voices (TTS_VOICE_MEMORY_BYTES)', sources.voiceMemoryBudget, registers)
+  sourceGauge('chorus_voice_memory_used_bytes', 'Memory counted against the budget: loaded, loading and retiring voices', sources.voiceMemoryUsed, registers)
+  sourceGauge('chorus_inferences_running', 'Sentence inferences running now, all voices (at most TTS_MAX_CONCURRENT_INFERENCES)', sources.inferencesRunning, registers)
+  sourceTotal('chorus_inference_slot_seconds_total', 'Seconds inference slots were held, summed over slots: against chorus_engine_task_seconds_total, the cost of handing work to a worker and back', sources.inferenceSlotSeconds, registers)
+  sourceTotal('chorus_inference_wait_seconds_total', 'Seconds inferences waited for a slot, summed over the granted ones', sources.inferenceWaitSeconds, registers)
+  registerEngineTasks(sources, registers)
+  sourceGauge('chorus_pending_requests', 'Synthesis requests admitted and not finished', sources.pendingRequests, registers)
+  sourceGauge('chorus_queue_depth', 'Sentences waiting for a worker, all voices', sources.queuedSentences, registers)
+  sourceGauge('chorus_loaded_voices', 'Voices with a loaded worker pool', sources.loadedVoices, registers)
+  sourceGauge('chorus_buffered_response_bytes', 'Audio made and not yet read by its client, every response (at most TTS_BUFFER_BYTES plus a chunk)', sources.bufferedBytes, registers)
+  sourceGauge('chorus_cache_bytes', 'Bytes of audio in the phrase cache', sources.cacheBytes, registers)
+}
+
+// Read from the addon at each scrape: it sums over every thread of the process.
+function registerEngineTasks (sources: MetricsSources, registers: Registers): void {
+  new Counter({
+    name: 'chorus_engine_task_seconds_total',
+    help: 'Time in the native engine\'s tasks by kind (chorus:encode, chorus:decode, chorus:infer, chorus:phonemize, …) and clock: wall, or cpu (the calling thread\'s; ONNX Runtime\'s intra-op helpers not included)',
+    labelNames: ['task', 'clock'],
+    registers,
+    collect () {
+      this.reset()
+      for (const task of sources.engineTasks()) {
+        this.inc({ task: task.name, clock: 'wall' }, task.wallSeconds)
+        this.inc({ task: task.name, clock: 'cpu' }, task.cpuSeconds)
+      }
+    }
+  })
+  new Counter({
+    name: 'chorus_engine_tasks_total',
+    help: 'Native engine tasks finished, by kind',
+    labelNames: ['task'],
+    registers,
+    collect () {
+      this.reset()
+      for (const task of sources.engineTasks()) this.inc({ task: task.name }, task.count)
+    }
+  })
 }
 
 /** The speech service's counts, on this registry (each tenant's audio is
