@@ -60,17 +60,22 @@ function opusTags (): Uint8Array {
   return tags
 }
 
-export async function createOpusEncoder (sampleRate: number): Promise<StreamEncoder> {
-  const resampler = sampleRate === OPUS_RATE ? undefined : await createResampler(sampleRate, OPUS_RATE)
+/** Mono speech at the bitrate and complexity chosen in docs/audio.md. */
+function speechEncoder (): OpusScriptType {
   const opus = new OpusScript(OPUS_RATE, 1, OPUS_APPLICATION)
   opus.setBitrate(OPUS_BITRATE)
   opus.encoderCTL(OPUS_SET_COMPLEXITY, OPUS_COMPLEXITY)
+  return opus
+}
+
+export async function createOpusEncoder (sampleRate: number): Promise<StreamEncoder> {
+  const resampler = sampleRate === OPUS_RATE ? undefined : await createResampler(sampleRate, OPUS_RATE)
+  const opus = speechEncoder()
   const ogg = new OggWriter(randomInt(0, 2 ** 32))
   // Headers go first, each alone on its page (RFC 7845 §3).
   let pending: Uint8Array[] = [...ogg.pages([opusHead(sampleRate)], [0n]), ...ogg.pages([opusTags()], [0n])]
   let held = new Int16Array(0)
-  /** Real (not padding) samples given to the encoder so far. */
-  let real = 0
+  let real = 0 // samples given to the encoder, padding not counted
   let encoded = 0
   let closed = false
 

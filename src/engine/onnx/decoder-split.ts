@@ -141,13 +141,76 @@ interface TailResult {
   context: Map<string, number>
 }
 
+/** What one node of the tail makes, the frames of context it adds on each
+ * side, and how many times it upsamples the frame axis. */
+interface TailStep { out: Kind, added: number, stride: number }
+
+/** A 1-D convolution of the activation: same length (adds context) or an exact upsampler. */
+function convStep (node: GraphNode, active: string[], rank: number): TailStep | string {
+  if (active[0] !== node.inputs[0] || active.length !== 1 || rank !== 3) return 'not a 1-D convolution of the activation'
+  const kernel = node.ints.kernel_shape?.[0] ?? 0
+  const dilation = node.ints.dilations?.[0] ?? 1
+  const stride = node.ints.strides?.[0] ?? 1
+  const [padStart, padEnd] = node.ints.pads ?? [0, 0]
+  if ((node.strings.auto_pad ?? 'NOTSET') !== 'NOTSET' || kernel === 0) return 'padding or kernel not given explicitly'
+  const out = { shape: false, rank }
+  if (node.opType === 'Conv') {
+    // Same length in and out: output frame t sees input frames t ± the padding.
+    if (stride !== 1 || padStart + padEnd !== (kernel - 1) * dilation) return 'changes the length'
+    return { out, added: Math.max(padStart, padEnd), stride: 1 }
+  }
+  const extra = node.ints.output_padding?.[0] ?? 0
+  if (node.ints.output_shape !== undefined || (kernel - 1) * dilation + 1 - padStart - padEnd + extra !== stride) {
+    return 'output is not exactly stride × the input'
+  }
+  return { out, added: 0, stride }
+}
+
+/** One node's rule in the frame-local tail, given its frame-aligned inputs' kinds; or why it breaks frame locality. */
+function tailStep (graph: ModelGraph, producers: Map<string, GraphNode>, node: GraphNode, active: string[], known: Kind[]): TailStep | string {
+  const framed = known.filter(k => !k.shape)
+  const rank = Math.max(...known.map(k => k.rank))
+  const axis = (a: number, r = rank) => (a < 0 ? a + r : a)
+  const touchesFrames = (axes: number[] | undefined, r = rank) => axes === undefined || axes.some(a => axis(a, r) === r - 1)
+  const axesInput = () => node.inputs.length > 1 ? constantInts(graph, producers, node.inputs[1]) : node.ints.axes
+  const step = (out: Kind = { shape: false, rank }): TailStep => ({ out, added: 0, stride: 1 })
+  switch (node.opType) {
+    case 'Shape':
+      return node.ints.start !== undefined || node.ints.end !== undefined ? 'a partial shape' : step({ shape: true, rank })
+    case 'ConstantOfShape':
+      return known[0].shape !== true ? 'not the shape of a frame-aligned tensor' : step({ shape: false, rank: known[0].rank })
+    case 'Conv':
+    case 'ConvTranspose':
+      return convStep(node, active, rank)
+    case 'Slice': {
+      const axes = node.inputs.length > 3 ? constantInts(graph, producers, node.inputs[3]) : node.ints.axes
+      const bounds = [1, 2, 4].map(i => node.inputs[i] === undefined || node.inputs[i] === '' || constantInts(graph, producers, node.inputs[i]) !== undefined)
+      return touchesFrames(axes) || bounds.includes(false) || framed.length !== 1 ? 'slices the frame axis, or with computed bounds' : step()
+    }
+    case 'Split':
+      return touchesFrames(node.ints.axis ?? [0]) || framed.length !== 1 ? 'splits the frame axis' : step()
+    case 'Concat':
+      return touchesFrames(node.ints.axis) || active.length !== node.inputs.length ? 'joins along the frame axis, or with constants' : step()
+    case 'Unsqueeze': {
+      const axes = axesInput()
+      const newRank = rank + (axes?.length ?? 0)
+      return touchesFrames(axes, newRank) || framed.length !== 1 ? 'puts an axis after the frame axis' : step({ shape: false, rank: newRank })
+    }
+    case 'Squeeze': {
+      const axes = axesInput()
+      return touchesFrames(axes) || framed.length !== 1 ? 'may drop the frame axis' : step({ shape: false, rank: rank - (axes?.length ?? 0) })
+    }
+    default:
+      return framed.length !== known.length ? 'pointwise maths on a shape' : step()
+  }
+}
+
 /** Checks that every node after `cut` is frame-local when the tensors in
  * `boundary` are [1, c, frames]; returns the index of the first node that is
  * not, with why. */
 function frameLocalTail (graph: ModelGraph, classes: Classes, cut: number, boundary: string[]): TailResult | { at: number, why: string } {
   const { constant, side } = classes
-  const producers = new Map<string, GraphNode>()
-  for (const node of graph.nodes) for (const o of node.outputs) producers.set(o, node)
+  const producers = producersOf(graph)
   const kinds = new Map<string, Kind>(boundary.map(name => [name, { shape: false, rank: 3 }]))
   const context = new Map<string, number>(boundary.map(name => [name, 0]))
   let hopLength = 1
@@ -159,75 +222,13 @@ function frameLocalTail (graph: ModelGraph, classes: Classes, cut: number, bound
     if (node.domain !== '' || !TAIL_OPS.has(node.opType)) return fail('not a frame-local operator')
     const inputKinds = active.map(i => kinds.get(i))
     if (inputKinds.some(k => k === undefined)) return fail('reads a tensor that is not frame-aligned')
-    const known = inputKinds as Kind[]
-    const framed = known.filter(k => !k.shape)
-    const rank = Math.max(...known.map(k => k.rank))
-    const axis = (a: number, r = rank) => (a < 0 ? a + r : a)
-    const touchesFrames = (axes: number[] | undefined, r = rank) => axes === undefined || axes.some(a => axis(a, r) === r - 1)
-    let out: Kind = { shape: false, rank }
+    const step = tailStep(graph, producers, node, active, inputKinds as Kind[])
+    if (typeof step === 'string') return fail(step)
+    hopLength *= step.stride
     const reach = Math.max(...active.map(i => context.get(i) ?? 0))
-    let added = 0
-    switch (node.opType) {
-      case 'Shape':
-        if (node.ints.start !== undefined || node.ints.end !== undefined) return fail('a partial shape')
-        out = { shape: true, rank }
-        break
-      case 'ConstantOfShape':
-        if (known[0].shape !== true) return fail('not the shape of a frame-aligned tensor')
-        out = { shape: false, rank: known[0].rank }
-        break
-      case 'Conv':
-      case 'ConvTranspose': {
-        if (active[0] !== node.inputs[0] || active.length !== 1 || rank !== 3) return fail('not a 1-D convolution of the activation')
-        const kernel = node.ints.kernel_shape?.[0] ?? 0
-        const dilation = node.ints.dilations?.[0] ?? 1
-        const stride = node.ints.strides?.[0] ?? 1
-        const [padStart, padEnd] = node.ints.pads ?? [0, 0]
-        if ((node.strings.auto_pad ?? 'NOTSET') !== 'NOTSET' || kernel === 0) return fail('padding or kernel not given explicitly')
-        if (node.opType === 'Conv') {
-          // Same length in and out: output frame t sees input frames t ± the padding.
-          if (stride !== 1 || padStart + padEnd !== (kernel - 1) * dilation) return fail('changes the length')
-          added = Math.max(padStart, padEnd)
-        } else {
-          const extra = node.ints.output_padding?.[0] ?? 0
-          if (node.ints.output_shape !== undefined || (kernel - 1) * dilation + 1 - padStart - padEnd + extra !== stride) {
-            return fail('output is not exactly stride × the input')
-          }
-          hopLength *= stride
-        }
-        break
-      }
-      case 'Slice': {
-        const axes = node.inputs.length > 3 ? constantInts(graph, producers, node.inputs[3]) : node.ints.axes
-        const bounds = [1, 2, 4].map(i => node.inputs[i] === undefined || node.inputs[i] === '' || constantInts(graph, producers, node.inputs[i]) !== undefined)
-        if (touchesFrames(axes) || bounds.includes(false) || framed.length !== 1) return fail('slices the frame axis, or with computed bounds')
-        break
-      }
-      case 'Split':
-        if (touchesFrames(node.ints.axis ?? [0]) || framed.length !== 1) return fail('splits the frame axis')
-        break
-      case 'Concat':
-        if (touchesFrames(node.ints.axis) || active.length !== node.inputs.length) return fail('joins along the frame axis, or with constants')
-        break
-      case 'Unsqueeze': {
-        const axes = node.inputs.length > 1 ? constantInts(graph, producers, node.inputs[1]) : node.ints.axes
-        const newRank = rank + (axes?.length ?? 0)
-        if (touchesFrames(axes, newRank) || framed.length !== 1) return fail('puts an axis after the frame axis')
-        out = { shape: false, rank: newRank }
-        break
-      }
-      case 'Squeeze': {
-        const axes = node.inputs.length > 1 ? constantInts(graph, producers, node.inputs[1]) : node.ints.axes
-        if (touchesFrames(axes) || framed.length !== 1) return fail('may drop the frame axis')
-        out = { shape: false, rank: rank - (axes?.length ?? 0) }
-        break
-      }
-      default:
-        if (framed.length !== known.length) return fail('pointwise maths on a shape')
-    }
     for (const o of node.outputs) {
-      kinds.set(o, out)
-      if (hopLength === 1) context.set(o, reach + added)
+      kinds.set(o, step.out)
+      if (hopLength === 1) context.set(o, reach + step.added)
     }
   }
   return { hopLength, context }
@@ -248,31 +249,39 @@ function liveAfter (graph: ModelGraph, classes: Classes): string[][] {
   })
 }
 
+/** Nothing before the last operator that is not frame-local by type can be in the tail. */
+function tailStart (graph: ModelGraph, isActivation: (t: string) => boolean): number {
+  for (let i = graph.nodes.length - 1; i >= 0; i--) {
+    const node = graph.nodes[i]
+    if (node.outputs.some(isActivation) && !(TAIL_OPS.has(node.opType) && node.domain === '')) return i
+  }
+  return 0
+}
+
+/** Each tensor's producing node. */
+function producersOf (graph: ModelGraph): Map<string, GraphNode> {
+  const producers = producersOf(graph)
+  return producers
+}
+
 /** Finds the cuts, preferred first. */
 export function planSplit (graph: ModelGraph): SplitPlan {
   if (graph.outputs.length !== 1) return { mode: 'whole', reason: `the model has ${graph.outputs.length} outputs, not one` }
   const classes = classify(graph)
   const { constant, side, textual } = classes
   const isActivation = (t: string) => !constant.has(t) && !side.has(t)
-  const producers = new Map<string, GraphNode>()
-  for (const node of graph.nodes) for (const o of node.outputs) producers.set(o, node)
+  const producers = producersOf(graph)
   const lives = liveAfter(graph, classes)
-  const output = graph.outputs[0].name
 
   // A node is a possible cut when what it makes is live and everything live
   // could be frame-aligned: made from the text, and not a shape.
   const possible = (index: number) => {
     const live = lives[index]
     const node = graph.nodes[index]
-    return live.length > 0 && node.outputs.some(o => live.includes(o)) && !live.includes(output) &&
+    return live.length > 0 && node.outputs.some(o => live.includes(o)) && !live.includes(graph.outputs[0].name) &&
       live.every(t => textual.has(t) && producers.get(t)?.opType !== 'Shape')
   }
-  // Nothing before the last operator that is not frame-local by type can be in the tail.
-  let from = 0
-  for (let i = graph.nodes.length - 1; i >= 0; i--) {
-    const node = graph.nodes[i]
-    if (node.outputs.some(isActivation) && !(TAIL_OPS.has(node.opType) && node.domain === '')) { from = i; break }
-  }
+  const from = tailStart(graph, isActivation)
 
   const plan = (index: number): CutPlan | { at: number, why: string } => {
     const node = graph.nodes[index]
