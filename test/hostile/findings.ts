@@ -39,7 +39,7 @@ export const FINDINGS: readonly Finding[] = [
     title: 'No backpressure',
     probe: 'a client reading 1 byte/s let synthesis finish with ~11 MB held; the request left chorus_pending_requests and outlived TTS_TIMEOUT_SECONDS',
     tests: [
-      { file: 'test/http/backpressure.test.ts', titles: ['a stalled client holds its synthesis, counts as pending, and its time ends the response'] },
+      { file: 'test/http/backpressure.test.ts', titles: ['a stalled client holds its synthesis and counts as pending; once it reads, every byte arrives', 'the request\'s time ends a stalled response, cut; nothing stays buffered'] },
       { file: 'test/synthesis/answer-spool.test.ts', titles: ['a whole answer whose client stops reading: sent only as it reads, counted as pending, cut at its time'] }
     ]
   },
