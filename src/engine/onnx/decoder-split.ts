@@ -260,7 +260,8 @@ function tailStart (graph: ModelGraph, isActivation: (t: string) => boolean): nu
 
 /** Each tensor's producing node. */
 function producersOf (graph: ModelGraph): Map<string, GraphNode> {
-  const producers = producersOf(graph)
+  const producers = new Map<string, GraphNode>()
+  for (const node of graph.nodes) for (const o of node.outputs) producers.set(o, node)
   return producers
 }
 
