@@ -219,10 +219,6 @@ export class StreamContext {
     this.abort()
   }
 
-  /** close() now would drop text or audio: the listener is interrupted. */
-  get interrupting (): boolean {
-    return !this.closed && (this.cutter.length > 0 || this.pieces.length > this.flushedPieces || this.started.some(piece => !piece.flushed))
-  }
 
   /** The socket is gone (or failed): everything held and running stops now, nothing more is sent. */
   abort (): void {
