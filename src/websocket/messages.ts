@@ -4,8 +4,10 @@
 // stability, similarity_boost, style, use_speaker_boost, xi_api_key in a
 // message) is accepted and ignored. enable_ssml_parsing reads the text as
 // SSML; pronunciation_dictionary_locators name lexicons for the context
-// (docs/pronunciation.md). audio_played_ms, Chorus's own, goes with
-// close_context: the heard message after isFinal counts from it.
+// (docs/pronunciation.md). report_heard and audio_played_ms, Chorus's own,
+// go with close_context: they ask for the heard message after isFinal
+// (counted from the position played, when given); a client that knows only
+// ElevenLabs' messages gets nothing after isFinal.
 
 import type { LexiconLocator } from '../synthesis/lexicon-source.js'
 import { parseLexiconLocators, type TtsRequest } from '../synthesis/tts-request.js'
@@ -86,7 +88,9 @@ export interface ClientMessage {
   schedule?: number[]
   /** pronunciation_dictionary_locators: lexicons for the context it opens. */
   lexicons?: LexiconLocator[]
-  /** Chorus's own, with close_context: how much of the context's audio the client played. */
+  /** Chorus's own, with close_context: send what was heard after isFinal
+   * (report_heard, or audio_played_ms: how much of the context's audio the client played). */
+  reportHeard: boolean
   audioPlayedMs?: number
 }
 
@@ -144,6 +148,7 @@ export function parseClientMessage (data: string): ClientMessage {
     ...(isPlainObject(voiceSettings) ? { voiceSettings } : {}),
     ...(chunkSchedule !== undefined ? { schedule: chunkSchedule } : {}),
     ...(lexicons !== undefined ? { lexicons } : {}),
+    reportHeard: optionalBoolean(body, 'report_heard') || typeof played === 'number',
     ...(typeof played === 'number' ? { audioPlayedMs: played } : {})
   }
 }

@@ -190,7 +190,7 @@ export class SocketSession {
     const id = message.contextId ?? DEFAULT_CONTEXT
     const existing = this.contexts.get(id)
     if (message.closeContext) {
-      if (existing !== undefined) this.closeContext(id, existing, message.audioPlayedMs)
+      if (existing !== undefined) this.closeContext(id, existing, message.reportHeard, message.audioPlayedMs)
       return
     }
     const context = existing ?? this.open(id, message)
@@ -214,11 +214,11 @@ export class SocketSession {
   private readonly interrupted = new Map<StreamContext, Heard>()
 
   /** Its flushed text is still spoken (then isFinal); its id is free for a new context at once.
-   * A close that cuts the context short (or reports the audio played) is answered with what was heard. */
-  private closeContext (id: string, context: StreamContext, audioPlayedMs?: number): void {
+   * Asked to (report_heard), what the listener heard by now follows the isFinal. */
+  private closeContext (id: string, context: StreamContext, reportHeard = false, audioPlayedMs?: number): void {
     this.contexts.delete(id)
     this.closing.add(context)
-    if (context.interrupting || audioPlayedMs !== undefined) this.interrupted.set(context, context.heard(audioPlayedMs))
+    if (reportHeard) this.interrupted.set(context, context.heard(audioPlayedMs))
     context.close()
   }
 
