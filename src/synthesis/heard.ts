@@ -64,12 +64,14 @@ export class HeardLog {
     const position = Math.max(0, Math.min(playedMs ?? estimate, this.sentMs))
     let last: TimedWord | undefined
     for (const word of this.words) if (word.endMs <= position && (last === undefined || word.textEnd > last.textEnd)) last = word
-    const end = last?.textEnd ?? 0
+    // The punctuation after the last word heard was heard with it: the rest starts at the next word.
+    const next = last === undefined ? -1 : this.text.slice(last.textEnd).search(/[\p{L}\p{N}]/u)
+    const end = last === undefined ? 0 : next === -1 ? this.text.length : last.textEnd + next
     return {
       audio_played_ms: Math.round(position),
       audio_sent_ms: Math.round(this.sentMs),
       last_word: last?.word ?? null,
-      text_spoken: this.text.slice(0, end),
+      text_spoken: this.text.slice(0, end).trimEnd(),
       text_remaining: this.text.slice(end).trim()
     }
   }

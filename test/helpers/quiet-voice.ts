@@ -48,3 +48,26 @@ export async function ttsPcm (service: TestService, sentences: readonly string[]
 export function samples (pcm: Buffer): Int16Array {
   return new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength - (pcm.byteLength % 2)))
 }
+
+export interface TimedWord { word: string, endMs: number }
+
+/** Each word of the sentences and where it ends, in milliseconds on one
+ * timeline (the sentences heard one after another), from POST /tts's timing. */
+export async function wordEnds (service: TestService, sentences: readonly string[]): Promise<TimedWord[]> {
+  const words: TimedWord[] = []
+  let offset = 0
+  for (const text of sentences) {
+    const reply = await postTts(service.url, { text, voice: QUIET_VOICE, format: 'wav', timestamps: ['word'] })
+    if (reply.status !== 200) throw new Error(`POST /tts answered ${reply.status}: ${reply.body.toString()}`)
+    const rate = reply.json.sample_rate as number
+    for (const w of reply.json.words as Array<{ word: string, end_sample: number }>) words.push({ word: w.word, endMs: (offset + w.end_sample) * 1000 / rate })
+    offset += (Buffer.from(reply.json.audio as string, 'base64').length - 44) / 2
+  }
+  return words
+}
+
+/** A clock the test moves by hand (ServiceOptions.playbackClock). */
+export function handClock (): { now: () => number, set: (ms: number) => void } {
+  let at = 0
+  return { now: () => at, set: ms => { at = ms } }
+}
