@@ -49,8 +49,8 @@ export interface ContextWire {
   audio: (bytes: Uint8Array, words: PieceWords | undefined) => Promise<void>
   /** The context spoke everything it was given (end(), or close() after the flushed text). */
   final: () => Promise<void>
-  /** Synthesis failed: the context stops after this. */
-  failed: (message: string, code: string) => Promise<void>
+  /** Synthesis failed (or was refused: `status` is the HTTP status it would have): the context stops after this. */
+  failed: (message: string, code: string, status: number) => Promise<void>
   /** All audio of the text cut at flush number `n` (counted from 1) was sent. */
   flushed?: (n: number) => Promise<void>
 }
@@ -277,10 +277,10 @@ export class StreamContext {
     } catch (error) {
       if (!this.closed) {
         this.host.log.debug({ err: error, context: this.id }, 'context stopped')
-        const typed = error as { message?: string, code?: string, expose?: boolean }
+        const typed = error as { message?: string, code?: string, expose?: boolean, status?: number }
         const message = typed.expose === true ? String(typed.message) : 'Synthesis failed'
         // The socket may be gone; nothing more to tell then.
-        await this.host.wire.failed(message, typed.code ?? 'ERR_INTERNAL').catch(() => {})
+        await this.host.wire.failed(message, typed.code ?? 'ERR_INTERNAL', typed.status ?? 500).catch(() => {})
         this.abort()
       }
     } finally {
