@@ -100,7 +100,7 @@ class CartesiaSession {
       },
       flushed: async n => await this.send({ ...base, type: 'flush_done', flush_done: true, flush_id: n }),
       final: async () => await this.send({ type: 'done', context_id: id, status_code: 200, done: true }),
-      failed: async (error, code) => await this.send({ type: 'error', context_id: id, status_code: 500, done: true, error, code })
+      failed: async (error, code, status) => await this.send({ type: 'error', context_id: id, status_code: status, done: true, error, code })
     }
     const context: StreamContext = new StreamContext(id, request, { schedule: DEFAULT_SCHEDULE, autoMode: false }, {
       speech: this.host.speech,

@@ -11,8 +11,9 @@ import { invalidMessage } from '../websocket/errors.js'
 
 export const DEEPGRAM_ROUTE = '/v1/speak'
 
-/** Rates per encoding; the first is the default. */
-const RATES: Record<string, number[]> = { linear16: [24000, 8000, 16000, 32000, 48000], mulaw: [8000, 16000], alaw: [8000, 16000] }
+/** Rates per encoding; the first is the default. 22050, Chorus's own, is
+ * the rate of most Piper voices: their audio as made, not resampled. */
+const RATES: Record<string, number[]> = { linear16: [24000, 8000, 16000, 22050, 32000, 48000], mulaw: [8000, 16000], alaw: [8000, 16000] }
 
 export interface DeepgramQuery {
   model?: string
