@@ -74,3 +74,13 @@ export function parseCartesiaMessage (data: string): CartesiaMessage {
     flush: flag(body, 'flush')
   }
 }
+
+/** The context a message that failed its checks names, if it names one: its error goes to that context. */
+export function contextOf (data: string): string | undefined {
+  try {
+    const id = (JSON.parse(data) as { context_id?: unknown }).context_id
+    return typeof id === 'string' ? id : undefined
+  } catch {
+    return undefined
+  }
+}

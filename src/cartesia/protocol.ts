@@ -15,7 +15,7 @@ import { StreamContext, type ContextWire, type PieceWords } from '../websocket/s
 import { DEFAULT_SCHEDULE } from '../websocket/text-cutter.js'
 import { resolveSocketVoice, type SocketHost, type SocketProtocol } from '../websocket/upgrade.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
-import { CARTESIA_ROUTE, parseCartesiaMessage, type CartesiaMessage } from './messages.js'
+import { CARTESIA_ROUTE, contextOf, parseCartesiaMessage, type CartesiaMessage } from './messages.js'
 
 type Generate = Extract<CartesiaMessage, { kind: 'generate' }>
 
@@ -50,13 +50,12 @@ class CartesiaSession {
 
   private onMessage (data: string): void {
     if (this.ended) return
-    let contextId: string | undefined
     try {
       const message = parseCartesiaMessage(data)
-      contextId = message.contextId
       if (message.kind === 'cancel') return this.cancel(message.contextId, message.audioPlayedMs)
       this.generate(message)
     } catch (error) {
+      const contextId = contextOf(data)
       const typed = isChorusError(error) ? error : undefined
       if (typed === undefined) this.host.log.error({ err: error }, 'websocket message failed')
       this.send({ type: 'error', context_id: contextId, status_code: typed?.status ?? 500, done: true, error: typed?.expose === true ? typed.message : 'Internal error' }).catch(() => {})
