@@ -52,7 +52,9 @@ Conversation, fairness and mixed (docs/benchmarks.md#conversations):
   --schedulers deadline,fifo   TTS_SCHEDULER values, each on a fresh service (default both)
   --transport http,websocket,reply   (conversation, mixed) POST /tts?stream=1 per sentence,
                             stream-input token by token, or the whole reply as one
-                            POST /tts?stream=1; each on a fresh service per scheduler (default all)
+                            POST /tts?stream=1; each on a fresh service per scheduler (default all
+                            three); conversation also takes cartesia and deepgram (their sockets,
+                            token by token), never run unless named
   --scenarios crowd,spread  (conversation) crowd: every bot answers each line within 200 ms,
                             line after line; spread: back to back from starts over --ramp
                             (default both)

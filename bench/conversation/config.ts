@@ -8,7 +8,7 @@ import { CORES, integerSetting, numberSetting, parseFlags, pickSetting, type Fla
 import { expectedMessage } from '../../src/validate.js'
 import { isValidVoiceName } from '../../src/voices/voice-name.js'
 import { SCENARIOS, type Scenario, type TalkSettings } from './level.js'
-import { TRANSPORTS, type TransportName } from './transport.js'
+import { ALL_TRANSPORTS, TRANSPORTS, type TransportName } from './transport.js'
 
 /** What every level talks with (TalkSettings but the scenario), and how the command runs. */
 export interface TalkConfig extends Omit<TalkSettings, 'scenario'> {
@@ -87,9 +87,9 @@ function positiveIntegers (values: FlagValues, name: string, fallback: number[])
 }
 
 /** A comma-separated subset of `choices`, in the order given; all of them by default. */
-export function subset<T extends string> (values: FlagValues, name: string, what: string, choices: readonly T[]): T[] {
+export function subset<T extends string> (values: FlagValues, name: string, what: string, choices: readonly T[], defaults: readonly T[] = choices): T[] {
   const value = raw(values, name)
-  if (value === undefined) return [...choices]
+  if (value === undefined) return [...defaults]
   const parts = value.split(',').map(part => part.trim())
   if (!parts.every(part => (choices as readonly string[]).includes(part))) fail(`${what} among ${choices.join(', ')}`, `--${name}`, value)
   return [...new Set(parts)] as T[]
@@ -153,7 +153,8 @@ export function parseConversationConfig (argv: readonly string[]): ConversationC
   return {
     ...talkConfig(values, 'conversation', quick),
     levels: positiveIntegers(values, 'bots', quick ? [1, 2] : [1, 2, 4, 6, 8, 12, 16]),
-    transports: subset(values, 'transport', 'transports', TRANSPORTS),
+    // Cartesia's and Deepgram's sockets only when named: the default set stays the benchmark's.
+    transports: subset(values, 'transport', 'transports', ALL_TRANSPORTS, TRANSPORTS),
     scenarios: subset(values, 'scenarios', 'scenarios', SCENARIOS),
     ceiling: values['no-ceiling'] === true
       ? null

@@ -12,7 +12,9 @@ import type { TransportName } from './transport.js'
 const TRANSPORT_TEXT: Record<TransportName, string> = {
   http: 'each sentence as POST /tts?stream=1 once its end arrived (http)',
   websocket: 'each token over stream-input as it arrived, PCM at the voice\'s rate (websocket)',
-  reply: 'the whole reply as one POST /tts?stream=1 when the reply started (reply)'
+  reply: 'the whole reply as one POST /tts?stream=1 when the reply started (reply)',
+  cartesia: 'each token over Cartesia\'s /tts/websocket as it arrived, PCM at the voice\'s rate (cartesia)',
+  deepgram: 'each token as a Speak over Deepgram\'s /v1/speak as it arrived, then Flush, PCM at the voice\'s rate (deepgram)'
 }
 
 function scenarioText (scenario: Scenario, rampMs: number): string {

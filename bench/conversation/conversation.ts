@@ -30,6 +30,7 @@ import { wholeReplyTransport } from './reply-transport.js'
 import { replyTimeline, ReplySource } from './replies.js'
 import type { SpeechTransport, TransportName } from './transport.js'
 import { streamInputTransport } from './websocket-transport.js'
+import { cartesiaTransport, deepgramTransport } from './vendor-transports.js'
 
 /** A guard against a service that never answers: the service's own
  * TTS_TIMEOUT_SECONDS decides when a slow reply fails. */
@@ -78,6 +79,8 @@ export async function openTransport (name: TransportName, url: string, voice: st
     case 'http': return httpStreamTransport(url, REPLY_TIMEOUT_MS)
     case 'reply': return wholeReplyTransport(url, REPLY_TIMEOUT_MS)
     case 'websocket': return streamInputTransport(url, await voiceSampleRate(url, voice), REPLY_TIMEOUT_MS)
+    case 'cartesia': return cartesiaTransport(url, await voiceSampleRate(url, voice), REPLY_TIMEOUT_MS)
+    case 'deepgram': return deepgramTransport(url, await voiceSampleRate(url, voice), REPLY_TIMEOUT_MS)
   }
 }
 

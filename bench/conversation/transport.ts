@@ -9,12 +9,17 @@
 //   sent as it arrives; the service cuts the sentences.
 // - reply (reply-transport.ts): the whole reply as one POST /tts?stream=1,
 //   sent when the reply starts (the original stack's clients).
+// - cartesia, deepgram (vendor-transports.ts): Cartesia's and Deepgram's
+//   sockets, each token sent as it arrives; only when asked for (--transport).
 
 import type { AudioPiece } from './player.js'
 import type { Reply } from './replies.js'
 
+/** The default set: what a run without --transport measures. */
 export const TRANSPORTS = ['http', 'websocket', 'reply'] as const
-export type TransportName = typeof TRANSPORTS[number]
+/** Every transport --transport may name. */
+export const ALL_TRANSPORTS = [...TRANSPORTS, 'cartesia', 'deepgram'] as const
+export type TransportName = typeof ALL_TRANSPORTS[number]
 
 /** Who speaks: the voice, and the API key of the bot's tenant when the service has keys. */
 export interface Speaker {

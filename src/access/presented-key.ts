@@ -1,5 +1,5 @@
 // Where a client puts its key: "Authorization: Bearer KEY" (OpenAI's
-// clients), "xi-api-key: KEY" (ElevenLabs' clients) or, on a WebSocket
+// clients; "Token KEY", Deepgram's), "xi-api-key: KEY" (ElevenLabs' clients) or, on a WebSocket
 // upgrade only, the query parameter api_key (a browser's WebSocket cannot
 // send headers). Plain HTTP requests never take it from the URL: URLs end up
 // in proxies' and browsers' histories.
@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 
 const KEY_QUERY_PARAMETER = 'api_key'
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
+const BEARER = /^(?:Bearer|Token)[ \t]+(\S+)[ \t]*$/i
 
 function header (headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name]

@@ -21,6 +21,10 @@ export interface EncoderOptions {
   bitrate?: number
   /** pcm: G.711 μ-law bytes instead of 16-bit samples. */
   ulaw?: boolean
+  /** pcm: G.711 A-law bytes instead of 16-bit samples. */
+  alaw?: boolean
+  /** pcm: 32-bit little-endian floats in [-1, 1) instead of 16-bit samples (Cartesia's pcm_f32le). */
+  float32?: boolean
 }
 
 /** Makes an encoder for PCM at `sampleRate`. Runs in an encoder worker. */

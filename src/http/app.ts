@@ -22,6 +22,8 @@ import { statusRoutes } from './routes/status.js'
 import { ttsRoutes } from './routes/tts.js'
 import { voicesAdminRoutes } from './routes/voices-admin.js'
 import { lexiconsAdminRoutes } from './routes/lexicons-admin.js'
+import { elevenLabsRoutes } from './routes/elevenlabs.js'
+import { heardRoutes } from './routes/heard.js'
 import { describeVoices } from '../synthesis/voice-info.js'
 
 /** The shared error middleware with the house bodies, and OpenAI's on its
@@ -36,7 +38,8 @@ export function serviceErrors (): Koa.Middleware {
 /** Every route the service answers, on one router. */
 export function serviceRouter (deps: ServiceDeps): Router<ChorusState> {
   const router = new Router<ChorusState>()
-  for (const routes of [statusRoutes(deps), ttsRoutes(deps.speech, deps.config), openAIRoutes(deps.speech, deps.config, () => describeVoices(deps)), openApiRoutes(), playgroundRoutes(), metricsRoutes(deps), voicesAdminRoutes(deps), lexiconsAdminRoutes(deps)]) router.use(routes.routes())
+  for (const routes of [statusRoutes(deps), ttsRoutes(deps.speech, deps.config), openAIRoutes(deps.speech, deps.config, () => describeVoices(deps)), openApiRoutes(), playgroundRoutes(), metricsRoutes(deps), voicesAdminRoutes(deps), lexiconsAdminRoutes(deps),
+    elevenLabsRoutes(deps.speech, deps.config, () => describeVoices(deps)), heardRoutes(deps.speech)]) router.use(routes.routes())
   return router
 }
 

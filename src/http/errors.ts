@@ -21,3 +21,8 @@ export function methodNotAllowed (method: string, allow: string[]): ChorusError 
   return new ChorusError('ERR_METHOD_NOT_ALLOWED', `Method ${method} is not allowed here; use ${allow.join(', ')}`,
     { status: 405, details: { allow }, headers: { Allow: allow.join(', ') } })
 }
+
+/** GET /v1/heard/{id}: no answer of this key's with that request id (or it was forgotten). */
+export function heardNotFound (id: string): ChorusError {
+  return new ChorusError('ERR_NOT_FOUND', `No answer with request id ${id} for this key: the service keeps the last 4096`, { status: 404, expose: true })
+}

@@ -12,6 +12,7 @@ import type { TimingChunk } from '../synthesis/timing.js'
 import { TimingAssembly } from '../synthesis/timing/wire.js'
 import { SynthesisCancelledError } from '../synthesis/errors.js'
 import { isChorusError } from '../errors.js'
+import type { HeardLog } from '../synthesis/heard.js'
 import type { ChorusState } from './context.js'
 import { clientSignal } from './request-signal.js'
 
@@ -29,11 +30,19 @@ const RAW: Framing = { chunk: bytes => bytes }
 
 type SpeechContext = Context & { state: ChorusState }
 
-async function * framed (ctx: SpeechContext, speech: Speech, framing: Framing): AsyncGenerator<Uint8Array | string> {
+async function * framed (ctx: SpeechContext, speech: Speech, framing: Framing, heard: HeardLog): AsyncGenerator<Uint8Array | string> {
+  // How far the timing so far reaches: compressed audio is counted by it (heard.ts).
+  let reachesMs = 0
   try {
     for await (const chunk of speech.chunks) {
-      if (chunk.kind === 'audio') yield framing.chunk(chunk.bytes)
-      else if (framing.timing !== undefined) yield framing.timing(chunk)
+      if (chunk.kind === 'audio') {
+        heard.sent(chunk.bytes.length, reachesMs)
+        yield framing.chunk(chunk.bytes)
+        continue
+      }
+      heard.addWords(0, chunk.words, chunk.sampleRate)
+      reachesMs = chunk.endSample * 1000 / chunk.sampleRate
+      if (framing.timing !== undefined) yield framing.timing(chunk)
     }
     if (framing.end !== undefined) yield framing.end()
   } catch {
@@ -65,8 +74,19 @@ function admitted (ctx: SpeechContext): SpeechRequest['admission'] {
   return admission.speech()
 }
 
+/** Bytes per second of a raw format's audio (pcm, μ-law, A-law); undefined for others. */
+function rawBytesPerSecond (request: RouteSpeech): number | undefined {
+  if (request.format !== 'pcm') return undefined
+  const { encoding } = request
+  // 24 kHz unless asked: the pcm encoder's default (audio/pcm.ts, a worker's module).
+  return (encoding?.ulaw === true || encoding?.alaw === true ? 1 : encoding?.float32 === true ? 4 : 2) * (encoding?.rate ?? 24_000)
+}
+
 export async function sendSpeech (ctx: SpeechContext, service: SpeechService, request: RouteSpeech, framing: Framing = RAW): Promise<void> {
   const admission = admitted(ctx)
+  // What is sent, for GET /v1/heard/{request id}.
+  const heard = service.heard.open(admission.tenant, ctx.state.requestId, rawBytesPerSecond(request))
+  heard.addText(request.request.text)
   const client = clientSignal(ctx)
   // 'close' follows the last byte's hand-over to the socket, or a hang-up.
   const delivered = once(ctx.res, 'close')
@@ -80,7 +100,7 @@ export async function sendSpeech (ctx: SpeechContext, service: SpeechService, re
   speech.signal.addEventListener('abort', () => { if (!ctx.res.writableFinished) cut(ctx, speech.signal.reason) }, { once: true })
   ctx.set('X-Chorus-Voice', speech.voice)
   ctx.type = framing.contentType ?? speech.contentType
-  ctx.body = Readable.from(framed(ctx, speech, framing), { objectMode: false })
+  ctx.body = Readable.from(framed(ctx, speech, framing, heard), { objectMode: false })
   if (speech.length !== undefined) ctx.length = speech.length
 }
 
@@ -88,21 +108,24 @@ export async function sendSpeech (ctx: SpeechContext, service: SpeechService, re
  * beside the events (the shape of Kokoro-FastAPI's captioned speech:
  * `audio`, `audio_format`, then the timing). The audio is bounded by
  * TTS_MAX_AUDIO_SECONDS, as a whole WAV answer is. */
-export async function sendTimedJson (ctx: SpeechContext, service: SpeechService, request: RouteSpeech): Promise<void> {
+export async function sendTimedJson (ctx: SpeechContext, service: SpeechService, request: RouteSpeech,
+  answer?: (audio: Buffer, timing: TimingChunk[]) => unknown): Promise<void> {
   const admission = admitted(ctx)
   const client = clientSignal(ctx)
   const delivered = once(ctx.res, 'close')
   const audio: Uint8Array[] = []
   const timing = new TimingAssembly()
+  const chunks: TimingChunk[] = []
   try {
     const speech = await service.open({ ...request, id: ctx.state.requestId, log: ctx.state.log, signal: client.signal, delivered, admission })
     ctx.set('X-Chorus-Voice', speech.voice)
     for await (const chunk of speech.chunks) {
       if (chunk.kind === 'audio') audio.push(chunk.bytes)
+      else if (answer !== undefined) chunks.push(chunk)
       else timing.add(chunk)
     }
   } finally {
     delivered.then(client.done, client.done)
   }
-  ctx.body = { audio: Buffer.concat(audio).toString('base64'), audio_format: request.format, ...timing.events }
+  ctx.body = answer !== undefined ? answer(Buffer.concat(audio), chunks) : { audio: Buffer.concat(audio).toString('base64'), audio_format: request.format, ...timing.events }
 }

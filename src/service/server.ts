@@ -28,6 +28,9 @@ import { Quotas, type Clock } from '../access/quotas.js'
 import { SpeechService } from '../synthesis/speech-service.js'
 import type { ServiceDeps } from '../http/deps.js'
 import { attachWebSockets, type WebSockets } from '../websocket/upgrade.js'
+import type { PlaybackClock } from '../synthesis/heard.js'
+import { cartesiaProtocol } from '../cartesia/protocol.js'
+import { deepgramProtocol } from '../deepgram/protocol.js'
 
 export interface RunningService {
   server: Server
@@ -110,6 +113,9 @@ export interface ServiceOptions {
   /** The quotas' clock (milliseconds, monotonic): tests hold it still so a
    * quota's minute never slides under them. */
   quotaClock?: Clock
+  /** The clock an interrupted answer's playback position is estimated on
+   * (milliseconds, monotonic): tests move it by hand (synthesis/heard.ts). */
+  playbackClock?: PlaybackClock
 }
 
 export async function startService (config: ServiceConfig, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
@@ -169,7 +175,7 @@ export async function startService (config: ServiceConfig, log: Logger, options:
   keys?.watch(config.apiKeysReloadMs)
   const quotas = new Quotas(options.quotaClock ?? (() => performance.now()), config.timeoutMs)
   const access = new ApiAccess(keys, quotas, accessCounts(metrics), { allowedOrigins: config.allowedOrigins, ...(config.allowedHosts === undefined ? {} : { allowedHosts: config.allowedHosts }) })
-  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics))
+  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics), options.playbackClock)
   const installer = voiceInstaller(config, registry, log)
   const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer, lexicons }
 
@@ -193,7 +199,8 @@ export async function startService (config: ServiceConfig, log: Logger, options:
     throw error
   }
   const { server, url } = listening
-  const websockets = attachWebSockets(server, speech, access, { ...config.websocket, openaiVoices: config.openaiVoices }, log)
+  const websockets = attachWebSockets(server, speech, access, { ...config.websocket, openaiVoices: config.openaiVoices }, log,
+    speech.playbackClock, [cartesiaProtocol, deepgramProtocol])
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
   log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')

@@ -7,6 +7,8 @@
 export class ByteBudget {
   private held = 0
   private readonly waiting: Array<() => void> = []
+  /** The largest chunk counted in so far: what is held stays under limit + this. */
+  largest = 0
 
   constructor (readonly limit: number) {}
 
@@ -29,6 +31,7 @@ export class ByteBudget {
     }
     signal.throwIfAborted()
     this.held += bytes
+    this.largest = Math.max(this.largest, bytes)
   }
 
   /** Counts `bytes` in when they fit under the bound (strictly: no chunk
@@ -36,6 +39,7 @@ export class ByteBudget {
   tryTake (bytes: number): boolean {
     if (this.held + bytes > this.limit) return false
     this.held += bytes
+    this.largest = Math.max(this.largest, bytes)
     return true
   }
 

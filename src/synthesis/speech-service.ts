@@ -21,6 +21,7 @@ import { WAV_HEADER_BYTES, wavHeader } from '../engine/index.js'
 import { isChorusError } from '../errors.js'
 import { AnswerSpool } from './answer-spool.js'
 import { PlaybackRegistry } from './playback-registry.js'
+import { HeardRegistry, type PlaybackClock } from './heard.js'
 import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
 import { ChunkQueue } from './chunk-queue.js'
@@ -134,15 +135,20 @@ export class SpeechService {
   readonly buffered: ByteBudget
   /** Streamed requests by id, for `after` (playback-registry.ts). */
   private readonly playbacks = new PlaybackRegistry()
+  /** What was sent of each HTTP answer, by tenant and request id, for GET /v1/heard/{id} (heard.ts). */
+  readonly heard: HeardRegistry
 
   constructor (
     private readonly settings: SpeechSettings,
     readonly synthesizer: Synthesizer,
     private readonly cache: PhraseCache,
     private readonly encoders: EncoderPool,
-    private readonly metrics: SpeechMetrics
+    private readonly metrics: SpeechMetrics,
+    /** The clock an unreported playback position is estimated on: a test's, or the service's. */
+    readonly playbackClock: PlaybackClock = () => performance.now()
   ) {
     this.buffered = new ByteBudget(settings.bufferBytes)
+    this.heard = new HeardRegistry(playbackClock)
   }
 
   /** A queue of answers one listener hears in order (SpeechRequest.playback). */

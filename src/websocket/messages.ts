@@ -4,7 +4,10 @@
 // stability, similarity_boost, style, use_speaker_boost, xi_api_key in a
 // message) is accepted and ignored. enable_ssml_parsing reads the text as
 // SSML; pronunciation_dictionary_locators name lexicons for the context
-// (docs/pronunciation.md).
+// (docs/pronunciation.md). report_heard and audio_played_ms, Chorus's own,
+// go with close_context: they ask for the heard message after isFinal
+// (counted from the position played, when given); a client that knows only
+// ElevenLabs' messages gets nothing after isFinal.
 
 import type { LexiconLocator } from '../synthesis/lexicon-source.js'
 import { parseLexiconLocators, type TtsRequest } from '../synthesis/tts-request.js'
@@ -85,6 +88,10 @@ export interface ClientMessage {
   schedule?: number[]
   /** pronunciation_dictionary_locators: lexicons for the context it opens. */
   lexicons?: LexiconLocator[]
+  /** Chorus's own, with close_context: send what was heard after isFinal
+   * (report_heard, or audio_played_ms: how much of the context's audio the client played). */
+  reportHeard: boolean
+  audioPlayedMs?: number
 }
 
 /** ElevenLabs' bounds on each chunk_length_schedule entry. */
@@ -129,6 +136,8 @@ export function parseClientMessage (data: string): ClientMessage {
   if (voiceSettings !== undefined && voiceSettings !== null && !isPlainObject(voiceSettings)) throw invalid('an object', 'voice_settings', voiceSettings)
   const chunkSchedule = schedule(body)
   const lexicons = parseLexiconLocators({ pronunciation_dictionary_locators: body.pronunciation_dictionary_locators })
+  const played = body.audio_played_ms
+  if (played !== undefined && played !== null && !(isFiniteNumber(played) && played >= 0)) throw invalid('a number of milliseconds of at least 0', 'audio_played_ms', played)
   return {
     ...(typeof text === 'string' ? { text } : {}),
     ...(typeof contextId === 'string' ? { contextId } : {}),
@@ -138,7 +147,9 @@ export function parseClientMessage (data: string): ClientMessage {
     closeSocket: optionalBoolean(body, 'close_socket'),
     ...(isPlainObject(voiceSettings) ? { voiceSettings } : {}),
     ...(chunkSchedule !== undefined ? { schedule: chunkSchedule } : {}),
-    ...(lexicons !== undefined ? { lexicons } : {})
+    ...(lexicons !== undefined ? { lexicons } : {}),
+    reportHeard: optionalBoolean(body, 'report_heard') || typeof played === 'number',
+    ...(typeof played === 'number' ? { audioPlayedMs: played } : {})
   }
 }
 

@@ -19,7 +19,7 @@ const MP3_VARIANTS = ['22050_32', '44100_32', '44100_64', '44100_96', '44100_128
 
 /** Every name accepted, for the error message and the docs. */
 export const OUTPUT_FORMATS: readonly string[] = [
-  ...PCM_RATES.map(rate => `pcm_${rate}`), 'ulaw_8000', ...MP3_VARIANTS.map(v => `mp3_${v}`)
+  ...PCM_RATES.map(rate => `pcm_${rate}`), 'ulaw_8000', 'alaw_8000', ...MP3_VARIANTS.map(v => `mp3_${v}`)
 ]
 
 /** ElevenLabs' default. */
@@ -31,5 +31,6 @@ export function parseOutputFormat (value: string | undefined): OutputFormat {
   const [codec, rate, bitrate] = name.split('_')
   if (codec === 'pcm') return { name, format: 'pcm', encoding: { rate: Number(rate) }, bytesPerSecond: 2 * Number(rate) }
   if (codec === 'ulaw') return { name, format: 'pcm', encoding: { rate: Number(rate), ulaw: true }, bytesPerSecond: Number(rate) }
+  if (codec === 'alaw') return { name, format: 'pcm', encoding: { rate: Number(rate), alaw: true }, bytesPerSecond: Number(rate) }
   return { name, format: 'mp3', encoding: { rate: Number(rate), bitrate: Number(bitrate) } }
 }

@@ -16,6 +16,8 @@ import { inactive, tooManyContexts, tooMuchText } from './errors.js'
 import type { SocketLimits } from './limits.js'
 import { contextRequest, parseClientMessage, type ClientMessage, type SocketOptions } from './messages.js'
 import { StreamContext } from './stream-context.js'
+import { elevenLabsWire } from './eleven-wire.js'
+import type { Heard, PlaybackClock } from '../synthesis/heard.js'
 import { DEFAULT_SCHEDULE } from './text-cutter.js'
 
 export interface WebSocketSettings {
@@ -55,7 +57,8 @@ export class SocketSession {
     private readonly limits: SocketLimits,
     private readonly log: Logger,
     /** The socket's admission: each piece's speech is admitted through it. */
-    private readonly admitted: Admission
+    private readonly admitted: Admission,
+    private readonly playbackClock: PlaybackClock
   ) {
     ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)))
     ws.on('close', () => this.stop())
@@ -187,7 +190,7 @@ export class SocketSession {
     const id = message.contextId ?? DEFAULT_CONTEXT
     const existing = this.contexts.get(id)
     if (message.closeContext) {
-      if (existing !== undefined) this.closeContext(id, existing)
+      if (existing !== undefined) this.closeContext(id, existing, message.reportHeard, message.audioPlayedMs)
       return
     }
     const context = existing ?? this.open(id, message)
@@ -207,10 +210,15 @@ export class SocketSession {
     if (message.flush) context.flush()
   }
 
-  /** Its flushed text is still spoken (then isFinal); its id is free for a new context at once. */
-  private closeContext (id: string, context: StreamContext): void {
+  /** What the listener heard of each context a client interrupted, sent after its isFinal. */
+  private readonly interrupted = new Map<StreamContext, Heard>()
+
+  /** Its flushed text is still spoken (then isFinal); its id is free for a new context at once.
+   * Asked to (report_heard), what the listener heard by now follows the isFinal. */
+  private closeContext (id: string, context: StreamContext, reportHeard = false, audioPlayedMs?: number): void {
     this.contexts.delete(id)
     this.closing.add(context)
+    if (reportHeard) this.interrupted.set(context, context.heard(audioPlayedMs))
     context.close()
   }
 
@@ -221,12 +229,25 @@ export class SocketSession {
     // Bad settings (a length_scale out of range, an unknown speaker, a lexicon
     // not installed) are refused now, not at the first sentence.
     this.speech.prepare({ ...request, text: '.', ssml: false } satisfies TtsRequest, this.admitted.tenant.name)
-    const context = new StreamContext(id === SINGLE ? undefined : id, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode, syncAlignment: this.options.syncAlignment, ssml: this.options.ssml }, {
+    const contextId = id === SINGLE ? undefined : id
+    const wire = elevenLabsWire(async body => await this.send(body), contextId, this.options.syncAlignment)
+    const context: StreamContext = new StreamContext(contextId, request, { schedule: message.schedule ?? DEFAULT_SCHEDULE, autoMode: this.options.autoMode, ssml: this.options.ssml }, {
       speech: this.speech,
       log: this.log,
       output: this.options.output,
       textWaitMs: this.settings.textWaitMs,
-      send: async body => await this.send(body),
+      playbackClock: this.playbackClock,
+      wire: {
+        ...wire,
+        final: async () => {
+          const sending = wire.final()
+          const heard = this.interrupted.get(context)
+          this.interrupted.delete(context)
+          // After isFinal, for a client that knows no more than ElevenLabs' messages.
+          if (heard !== undefined) await Promise.all([sending, this.send({ contextId: id, heard })])
+          else await sending
+        }
+      },
       released: characters => {
         this.held -= characters
         this.limits.text -= characters
@@ -240,6 +261,7 @@ export class SocketSession {
   }
 
   private finished (id: string, context: StreamContext): void {
+    this.interrupted.delete(context)
     if (this.contexts.get(id) === context) this.contexts.delete(id)
     else if (!this.closing.delete(context)) return
     this.limits.contexts--

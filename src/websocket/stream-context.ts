@@ -6,8 +6,11 @@
 // is still being sent and heard, and the scheduler knows it is due only when
 // this one ends. Not sooner: a piece that made audio before the one ahead of
 // it could hold the response buffers that one needs, and neither would move.
-// The service does admission, caching, metrics and encoding; this only
-// translates.
+// The service does admission, caching, metrics and encoding; this holds no
+// protocol: each socket's protocol (ElevenLabs', Cartesia's, Deepgram's)
+// turns its events (audio with the words it covers, flushed, final, failed)
+// into its own messages (ContextWire). It also keeps what was sent, so an
+// interrupted context can tell what the listener heard (heard()).
 //
 // Two ways to stop, as ElevenLabs' reference has them. close() is the
 // client's close_context (and close_socket): text up to the last flush is
@@ -22,17 +25,44 @@ import type { PlaybackQueue, Speech, SpeechRequest, SpeechService } from '../syn
 import type { SpeechAdmission } from '../synthesis/speech-admission.js'
 import type { WordTiming } from '../synthesis/timing.js'
 import type { TtsRequest } from '../synthesis/tts-request.js'
-import { afterSpace, buildAlignment, coveredEnd, EMPTY_ALIGNMENT, type Alignment } from './alignment.js'
+import { HeardLog, type Heard, type PlaybackClock } from '../synthesis/heard.js'
+import { coveredEnd } from './alignment.js'
 import type { OutputFormat } from './output-format.js'
 import { TextCutter } from './text-cutter.js'
+
+/** Words a piece's timing gave since the last audio event: text[from, to)
+ * of the piece's text, their samples counted from the piece's start. */
+export interface PieceWords {
+  text: string
+  words: WordTiming[]
+  sampleRate: number
+  from: number
+  to: number
+  /** Where the piece starts on the context's timeline (samples at sampleRate). */
+  originSample: number
+}
+
+/** The protocol's side of a context: each call resolves once its message
+ * was written to the socket; the next waits for it. */
+export interface ContextWire {
+  /** Audio, with the words that start in it when timing came before it. */
+  audio: (bytes: Uint8Array, words: PieceWords | undefined) => Promise<void>
+  /** The context spoke everything it was given (end(), or close() after the flushed text). */
+  final: () => Promise<void>
+  /** Synthesis failed (or was refused: `status` is the HTTP status it would have): the context stops after this. */
+  failed: (message: string, code: string, status: number) => Promise<void>
+  /** All audio of the text cut at flush number `n` (counted from 1) was sent. */
+  flushed?: (n: number) => Promise<void>
+}
 
 /** What a context needs from its socket. */
 export interface ContextHost {
   speech: SpeechService
   log: Logger
   output: OutputFormat
-  /** Resolves once the message was written to the socket: the next waits for it. */
-  send: (message: Record<string, unknown>) => Promise<void>
+  wire: ContextWire
+  /** The clock an unreported playback position is estimated on (heard.ts). */
+  playbackClock: PlaybackClock
   /** Text left the context's buffer (handed to synthesis, trimmed or dropped). */
   released: (characters: number) => void
   /** The context sent its last message (or was aborted). */
@@ -62,13 +92,6 @@ interface Piece {
   timed: boolean
 }
 
-export interface AudioMessage {
-  audio: string
-  isFinal: false
-  alignment: Alignment | null
-  normalizedAlignment: Alignment | null
-}
-
 export class StreamContext {
   private readonly cutter: TextCutter
   private readonly pieces: string[] = []
@@ -94,20 +117,30 @@ export class StreamContext {
   /** Word timing is asked for until a speech shows the voice gives none
    * (a request with timing passes the phrase cache by). */
   private wordTiming = true
-  /** A piece's alignment was sent: the next piece's starts with the space between them. */
-  private aligned = false
   /** The samples of the pieces sent so far: alignment times count from the context's first audio. */
   private timelineSamples = 0
+  /** Flushes so far, each with the count of pieces cut by then: flushed(n) once they are sent. */
+  private flushes = 0
+  private piecesCut = 0
+  private readonly flushMarks: Array<{ n: number, pieces: number }> = []
+  /** What was sent, for heard(). */
+  private readonly heardLog: HeardLog
 
   constructor (
     /** Undefined on the single-context endpoint. */
     readonly id: string | undefined,
     private readonly request: Omit<TtsRequest, 'text'>,
-    private readonly options: { schedule: readonly number[], autoMode: boolean, syncAlignment?: boolean, ssml?: boolean },
+    options: { schedule: readonly number[], autoMode: boolean, ssml?: boolean },
     private readonly host: ContextHost
   ) {
     this.cutter = new TextCutter(options)
     this.queue = host.speech.playbackQueue()
+    this.heardLog = new HeardLog(host.playbackClock, host.output.bytesPerSecond)
+  }
+
+  /** What the listener heard of what was sent: at `playedMs` when the client reports it. */
+  heard (playedMs?: number): Heard {
+    return this.heardLog.heard(playedMs)
   }
 
   /** Speech under way that its client has not had all of yet: pieces cut and waiting, or started and not sent. */
@@ -141,6 +174,16 @@ export class StreamContext {
     this.enqueue(this.cutter.flush())
     this.flushedPieces = this.pieces.length
     for (const piece of this.started) piece.flushed = true
+    this.flushMarks.push({ n: ++this.flushes, pieces: this.piecesCut })
+    if (!this.running) void this.reachFlushes()
+  }
+
+  /** Tells the wire of each flush whose pieces were all sent. */
+  private async reachFlushes (): Promise<void> {
+    while (this.flushMarks.length > 0 && (this.flushMarks[0] as { pieces: number }).pieces <= this.spoken && !this.closed) {
+      const mark = this.flushMarks.shift() as { n: number }
+      await this.host.wire.flushed?.(mark.n)
+    }
   }
 
   /** No more text: what is held is spoken, then the final message is sent. */
@@ -172,9 +215,10 @@ export class StreamContext {
       return
     }
     // Queued before abort() tells the host, which may then close the socket.
-    this.host.send({ isFinal: true, ...this.idField() }).catch(() => {})
+    this.host.wire.final().catch(() => {})
     this.abort()
   }
+
 
   /** The socket is gone (or failed): everything held and running stops now, nothing more is sent. */
   abort (): void {
@@ -200,6 +244,7 @@ export class StreamContext {
     if (this.closed || this.closing) return
     // Cut pieces are still held until their synthesis starts.
     this.pieces.push(...pieces)
+    this.piecesCut += pieces.length
     this.settle()
     if (pieces.length === 0) return
     // While a piece is being sent, the new ones are asked for at once.
@@ -222,19 +267,20 @@ export class StreamContext {
           if (this.started[0] === piece) this.started.shift()
         }
         this.spoken++
+        await this.reachFlushes()
       }
       if (this.ending && !this.closed && this.cutter.length === 0 && this.pieces.length === 0) {
         this.closed = true
-        await this.host.send({ isFinal: true, ...this.idField() })
+        await this.host.wire.final()
         this.host.finished(this)
       }
     } catch (error) {
       if (!this.closed) {
         this.host.log.debug({ err: error, context: this.id }, 'context stopped')
-        const typed = error as { message?: string, code?: string, expose?: boolean }
+        const typed = error as { message?: string, code?: string, expose?: boolean, status?: number }
         const message = typed.expose === true ? String(typed.message) : 'Synthesis failed'
         // The socket may be gone; nothing more to tell then.
-        await this.host.send({ error: message, code: typed.code ?? 'ERR_INTERNAL', ...this.idField() }).catch(() => {})
+        await this.host.wire.failed(message, typed.code ?? 'ERR_INTERNAL', typed.status ?? 500).catch(() => {})
         this.abort()
       }
     } finally {
@@ -304,44 +350,40 @@ export class StreamContext {
       throw error
     }
     const { text } = piece
+    const offset = this.heardLog.addText(text)
     let covered = 0
     // Words not yet sent: a piece's timing may come before the previous
     // piece's last audio was encoded; both then ride on the next message.
-    let pending: { words: WordTiming[], from: number, to: number, rate: number } | undefined
+    let pending: PieceWords | undefined
     // Where this piece's audio ends, from its timing: the next piece's times start there.
     let pieceSamples = 0
-    // sync_alignment: every audio message carries one (docs/websocket.md).
-    const none = this.options.syncAlignment === true ? EMPTY_ALIGNMENT : null
+    let rate = 1
     try {
       for await (const chunk of speech.chunks) {
         if (this.closed || piece.controller.signal.aborted) break
         if (chunk.kind === 'timing') {
           pieceSamples = Math.max(pieceSamples, chunk.endSample)
+          rate = chunk.sampleRate
           // A piece with no word in it: no alignment, rather than one of zeros.
           if (chunk.words.length === 0) continue
+          this.heardLog.addWords(offset, chunk.words, chunk.sampleRate, this.timelineSamples)
           const end = coveredEnd(text, chunk.words)
-          pending ??= { words: [], from: covered, to: end, rate: chunk.sampleRate }
+          pending ??= { text, words: [], sampleRate: chunk.sampleRate, from: covered, to: end, originSample: this.timelineSamples }
           pending.words.push(...chunk.words)
           pending.to = end
           covered = end
           continue
         }
         if (chunk.bytes.length === 0) continue
-        let alignment: Alignment | null = pending === undefined ? none : buildAlignment(text, pending.words, pending.rate, pending.from, pending.to, -this.timelineSamples)
-        if (pending !== undefined && pending.from === 0 && this.aligned) alignment = afterSpace(alignment as Alignment)
-        if (pending !== undefined) this.aligned = true
+        const words = pending
         pending = undefined
-        const message: AudioMessage = { audio: Buffer.from(chunk.bytes).toString('base64'), isFinal: false, alignment, normalizedAlignment: alignment }
-        await this.host.send({ ...message, ...this.idField() })
+        this.heardLog.sent(chunk.bytes.length, (this.timelineSamples + pieceSamples) * 1000 / rate)
+        await this.host.wire.audio(chunk.bytes, words)
       }
     } catch (error) {
       if (piece.controller.signal.aborted) return
       throw error
     }
     this.timelineSamples += pieceSamples
-  }
-
-  private idField (): Record<string, string> {
-    return this.id === undefined ? {} : { contextId: this.id }
   }
 }

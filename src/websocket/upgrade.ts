@@ -3,17 +3,20 @@
 // checked (path, then admission: host, page, key and requests per minute, as
 // every HTTP request is; then query and voice) before it is accepted; a
 // refusal is an HTTP answer with the usual JSON error body, so a client sees why.
+// Other protocols' sockets (Cartesia's, Deepgram's) come in as SocketProtocols:
+// the same door, the same admission, their own sessions.
 
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer } from 'ws'
+import { WebSocketServer, type WebSocket } from 'ws'
 import { ChorusError, isChorusError } from '../errors.js'
 import type { VoiceTarget } from '../openai/voice-map.js'
 import { mappedVoice } from '../openai/voice-resolver.js'
-import type { ApiAccess } from '../access/access.js'
+import type { Admission, ApiAccess } from '../access/access.js'
 import type { Logger } from '../shared/logger.js'
 import { voiceNotFound } from '../synthesis/errors.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
+import type { PlaybackClock } from '../synthesis/heard.js'
 import { notFound } from './errors.js'
 import { SocketLimits } from './limits.js'
 import { matchSocketPath, parseSocketQuery, SOCKET_ROUTES } from './messages.js'
@@ -27,6 +30,28 @@ export interface WebSocketConfig extends WebSocketSettings {
   maxMessageBytes: number
   /** The OpenAI endpoint's voice map: ids a client hard-codes onto voices. */
   openaiVoices: Readonly<Record<string, VoiceTarget>>
+}
+
+/** What every socket's session is given besides its socket. */
+export interface SocketHost {
+  speech: SpeechService
+  /** The socket's admission: each speech is admitted through it. */
+  admitted: Admission
+  /** Process-wide counts of contexts and text, shared by every protocol. */
+  limits: SocketLimits
+  settings: WebSocketSettings
+  voiceMap: Readonly<Record<string, VoiceTarget>>
+  log: Logger
+  playbackClock: PlaybackClock
+}
+
+/** Another protocol on the service's port: its paths, and its sessions. */
+export interface SocketProtocol {
+  readonly routes: readonly string[]
+  /** For a path of its own, checks the query (and voice) before the upgrade
+   * is accepted (throwing a ChorusError refuses it) and returns what opens
+   * the session; undefined for any other path. */
+  accept: (url: URL, host: Omit<SocketHost, 'admitted' | 'log'>) => ((ws: WebSocket, host: SocketHost) => { shutdown: () => void }) | undefined
 }
 
 export interface WebSockets {
@@ -59,25 +84,47 @@ function reject (socket: Duplex, error: ChorusError): void {
   socket.end(`HTTP/1.1 ${error.status} ${error.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`)
 }
 
-export function attachWebSockets (server: Server, speech: SpeechService, access: ApiAccess, config: WebSocketConfig, log: Logger): WebSockets {
+export function attachWebSockets (server: Server, speech: SpeechService, access: ApiAccess, config: WebSocketConfig, log: Logger,
+  playbackClock: PlaybackClock, protocols: readonly SocketProtocol[] = []): WebSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes })
   const sessions = new Set<SocketSession>()
+  const others = new Set<{ shutdown: () => void }>()
   const limits = new SocketLimits(config.maxContextsTotal, config.maxTextTotal)
+  const shared = { speech, limits, settings: config, voiceMap: config.openaiVoices, playbackClock }
   let nextId = 1
+  /** Another protocol's session for this path, or undefined. */
+  const otherProtocol = (url: URL): ReturnType<SocketProtocol['accept']> => {
+    for (const protocol of protocols) {
+      const open = protocol.accept(url, shared)
+      if (open !== undefined) return open
+    }
+    return undefined
+  }
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {})
     try {
       const url = new URL(request.url ?? '/', 'http://localhost')
       const endpoint = matchSocketPath(url.pathname)
-      if (endpoint === undefined) throw notFound(url.pathname)
+      const known = endpoint !== undefined || protocols.some(protocol => protocol.routes.some(route => route === url.pathname))
+      if (!known) throw notFound(url.pathname)
       // Admission before anything else, as for every HTTP request: a
       // stranger or a foreign page learns nothing more (421, 403, 401, 429).
       const admitted = access.admit({ method: request.method ?? 'GET', headers: request.headers, url: request.url ?? '/', upgrade: true, connection: socket, open: false })
+      if (endpoint === undefined) {
+        const open = otherProtocol(url)
+        if (open === undefined) throw notFound(url.pathname)
+        wss.handleUpgrade(request, socket, head, ws => {
+          const session = open(ws, { ...shared, admitted, log: log.child({ socket: nextId++, path: url.pathname, key: admitted.tenant.name }) })
+          others.add(session)
+          ws.on('close', () => others.delete(session))
+        })
+        return
+      }
       const options = parseSocketQuery(endpoint.voiceId, endpoint.multi, url.searchParams)
       const voice = resolveSocketVoice(speech, config.openaiVoices, endpoint.voiceId)
       wss.handleUpgrade(request, socket, head, ws => {
         const session = new SocketSession(ws, options, voice, speech, config, limits,
-          log.child({ socket: nextId++, voice: voice.voice, multi: options.multi, key: admitted.tenant.name }), admitted)
+          log.child({ socket: nextId++, voice: voice.voice, multi: options.multi, key: admitted.tenant.name }), admitted, playbackClock)
         sessions.add(session)
         ws.on('close', () => sessions.delete(session))
       })
@@ -87,11 +134,11 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
     }
   })
   return {
-    routes: SOCKET_ROUTES,
+    routes: [...SOCKET_ROUTES, ...protocols.flatMap(protocol => protocol.routes)],
     sessions,
     limits,
     close: () => {
-      for (const session of sessions) session.shutdown()
+      for (const session of [...sessions, ...others]) session.shutdown()
       wss.close()
     }
   }

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import WebSocket from 'ws'
 import { eventually } from '../helpers/hang-guard.js'
-import { request, startTestService, type Reply } from '../helpers/service.js'
+import { HANG_GUARD_MS, request, startTestService, type Reply } from '../helpers/service.js'
 
 const VOICE = 'en_US-probe-medium'
 const RATE = 22_050
@@ -26,7 +26,8 @@ const SENTENCE = 'Hello there.'
 const WAV_HEADER = 44
 
 type Framing = (key: string) => Promise<{ status: number, seconds: number, body: unknown }>
-type Door = { kind: 'public' | 'keyed' | 'metrics' | 'admin' } | { kind: 'speech', framings: Record<string, Framing> }
+// lookup: keyed, and with a key it passes admission (an unknown id is then the route's 404).
+type Door = { kind: 'public' | 'keyed' | 'lookup' | 'metrics' | 'admin' } | { kind: 'speech', framings: Record<string, Framing> }
 
 const keyOf = (name: string): string => `sk-${name}-0123456789abcdef`
 const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` })
@@ -95,6 +96,60 @@ async function socketSpeech (path: string, key: string, messages: Array<Record<s
   return await Promise.race([refused, spoke])
 }
 
+/** ElevenLabs' HTTP routes at the voice's own rate: raw PCM, no header. */
+const pcmSeconds = (bytes: Buffer): number => bytes.length / 2 / RATE
+const ELEVEN = { text: TEXT }
+const timedLinesAudio = (body: Buffer): Buffer => Buffer.concat(body.toString().split('\n').filter(line => line !== '').map(line => Buffer.from((JSON.parse(line) as { audio_base64: string }).audio_base64, 'base64')))
+/** Read raw: the timed lines are JSON line by line, not one document. */
+function elevenFraming (path: string, audio: (body: Buffer) => Buffer): Framing {
+  return async key => {
+    const reply = await fetch(`${service.url}${path.replace(':voice_id', VOICE)}?output_format=pcm_22050`, { method: 'POST', body: JSON.stringify(ELEVEN), headers: { 'Content-Type': 'application/json', ...bearer(key) }, signal: AbortSignal.timeout(HANG_GUARD_MS) })
+    const body = Buffer.from(await reply.arrayBuffer())
+    return { status: reply.status, seconds: reply.status === 200 ? pcmSeconds(audio(body)) : 0, body: reply.status === 200 ? undefined : JSON.parse(body.toString()) }
+  }
+}
+
+/** A socket of another protocol: its audio (raw PCM at the voice's rate) until `done` says the speech ended, and its refusal, if any. */
+async function otherSocket (url: string, headers: Record<string, string>, messages: Array<Record<string, unknown>>,
+  read: (data: Buffer, isBinary: boolean) => { audio?: Buffer, done?: boolean, error?: Record<string, unknown> }): Promise<{ status: number, seconds: number, body: unknown }> {
+  const ws = new WebSocket(url, { headers })
+  return await new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_request, response) => {
+      let text = ''
+      response.on('data', (chunk: Buffer) => { text += String(chunk) })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, seconds: 0, body: JSON.parse(text) }))
+    })
+    const audio: Buffer[] = []
+    ws.on('message', (data: Buffer, isBinary) => {
+      const got = read(data, isBinary)
+      if (got.audio !== undefined) audio.push(got.audio)
+      if (got.error !== undefined) resolve({ status: got.error.code === 'ERR_QUOTA_EXCEEDED' ? 429 : 500, seconds: 0, body: got.error })
+      if (got.error !== undefined || got.done === true) ws.close()
+      if (got.done === true) resolve({ status: 200, seconds: Buffer.concat(audio).length / 2 / RATE, body: undefined })
+    })
+    ws.once('open', () => { for (const message of messages) ws.send(JSON.stringify(message)) })
+    ws.once('error', reject)
+  })
+}
+
+const wsBase = (): string => service.url.replace('http://', 'ws://')
+const cartesiaSpeech: Framing = async key => await otherSocket(`${wsBase()}/tts/websocket?api_key=${key}&cartesia_version=2024-06-10`, {},
+  [{ context_id: 'a', model_id: 'sonic', voice: { mode: 'id', id: VOICE }, output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: RATE }, transcript: SENTENCE }],
+  data => {
+    const message = JSON.parse(String(data)) as Record<string, unknown>
+    if (message.type === 'error') return { error: message }
+    return { ...(message.type === 'chunk' ? { audio: Buffer.from(message.data as string, 'base64') } : {}), done: message.type === 'done' }
+  })
+const deepgramSpeech: Framing = async key => await otherSocket(`${wsBase()}/v1/speak?model=${VOICE}&encoding=linear16&sample_rate=${RATE}`, { Authorization: `Token ${key}` },
+  [{ type: 'Speak', text: SENTENCE }, { type: 'Flush' }],
+  (data, isBinary) => {
+    if (isBinary) return { audio: data }
+    const message = JSON.parse(String(data)) as Record<string, unknown>
+    // Deepgram's refusal is a Warning: its description is the house error.
+    if (message.type === 'Warning') return { error: { code: message.code, error: message.description } }
+    return { done: message.type === 'Flushed' }
+  })
+
 const STREAM_INPUT = '/v1/text-to-speech/:voice_id/stream-input'
 const MULTI_STREAM_INPUT = '/v1/text-to-speech/:voice_id/multi-stream-input'
 const socketPath = (route: string): string => route.replace(':voice_id', VOICE)
@@ -109,6 +164,8 @@ const TABLE: Record<string, Door> = {
   'GET /v1/models': { kind: 'keyed' },
   'GET /v1/audio/voices': { kind: 'keyed' },
   'GET /openapi.json': { kind: 'keyed' },
+  'GET /v1/voices': { kind: 'keyed' },
+  'GET /v1/heard/:id': { kind: 'lookup' },
   'GET /metrics': { kind: 'metrics' },
   'GET /admin/voices': { kind: 'admin' },
   'POST /admin/voices/:name': { kind: 'admin' },
@@ -129,6 +186,18 @@ const TABLE: Record<string, Door> = {
       'timed JSON': httpFraming('/v1/audio/speech', { ...OPENAI, timestamps: ['word'] }, timed)
     }
   },
+  'POST /v1/text-to-speech/:voice_id': { kind: 'speech', framings: { audio: elevenFraming('/v1/text-to-speech/:voice_id', body => body) } },
+  'POST /v1/text-to-speech/:voice_id/stream': { kind: 'speech', framings: { audio: elevenFraming('/v1/text-to-speech/:voice_id/stream', body => body) } },
+  'POST /v1/text-to-speech/:voice_id/with-timestamps': {
+    kind: 'speech',
+    framings: { 'timed JSON': elevenFraming('/v1/text-to-speech/:voice_id/with-timestamps', body => Buffer.from((JSON.parse(body.toString()) as { audio_base64: string }).audio_base64, 'base64')) }
+  },
+  'POST /v1/text-to-speech/:voice_id/stream/with-timestamps': {
+    kind: 'speech',
+    framings: { 'timed lines': elevenFraming('/v1/text-to-speech/:voice_id/stream/with-timestamps', timedLinesAudio) }
+  },
+  'WS /tts/websocket': { kind: 'speech', framings: { 'a context': cartesiaSpeech } },
+  'WS /v1/speak': { kind: 'speech', framings: { 'Speak and Flush': deepgramSpeech } },
   [`WS ${STREAM_INPUT}`]: {
     kind: 'speech',
     framings: { 'one context': async key => await socketSpeech(socketPath(STREAM_INPUT), key, [{ text: `${SENTENCE} `, flush: true }, { text: '' }]) }
@@ -219,7 +288,8 @@ t.test('public paths answer without a key; keyed paths and /metrics need one and
     'GET /admin/lexicons/:id': '/admin/lexicons/names',
     'GET /admin/lexicons/:id/:version': '/admin/lexicons/names/1',
     'DELETE /admin/lexicons/:id': '/admin/lexicons/names',
-    'DELETE /admin/lexicons/:id/:version': '/admin/lexicons/names/1'
+    'DELETE /admin/lexicons/:id/:version': '/admin/lexicons/names/1',
+    'GET /v1/heard/:id': '/v1/heard/no-such-request'
   }
   for (const [route, door] of Object.entries(TABLE)) {
     if (door.kind === 'speech') continue
@@ -236,6 +306,8 @@ t.test('public paths answer without a key; keyed paths and /metrics need one and
       t.equal(user.status, 403, `${route}: 403 for a user key`)
       const ops = await request(url, { method, headers: bearer(keyOf('ops')) })
       t.notOk([401, 403].includes(ops.status), `${route}: an admin key passes (${ops.status})`)
+    } else if (door.kind === 'lookup') {
+      t.equal(user.status, 404, `${route}: past admission with a key (no such id: 404)`)
     } else {
       t.equal(user.status, 200, `${route}: 200 with a key`)
     }

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
-import { ALLOWED_IMPORTS, APART, PROTOCOL_ADAPTERS } from './rules.js'
+import { ALLOWED_IMPORTS, APART, PROTOCOL_ADAPTERS, THIN_ADAPTER_LINES, THIN_ADAPTERS } from './rules.js'
 
 const SRC = join(PACKAGE_ROOT, 'src')
 const BENCH = join(PACKAGE_ROOT, 'bench')
@@ -105,6 +105,19 @@ t.test('the protocol adapters import nothing from the pool or the engine', async
   for (const folder of PROTOCOL_ADAPTERS) {
     t.same(['pool', 'engine'].filter(to => ALLOWED[folder]?.includes(to)), [], `the rules give ${folder} neither`)
     t.same(['pool', 'engine'].filter(to => graph.get(folder)?.has(to)), [], `${folder}'s imports reach neither`)
+  }
+})
+
+/** Lines of code: neither blank nor a comment (// lines, and /** … *\/ blocks' lines). */
+function codeLines (file: string): number {
+  return readFileSync(file, 'utf8').split('\n').filter(line => !/^\s*(\/\/.*|\/?\*.*)?$/.test(line)).length
+}
+
+t.test(`each thin protocol adapter is at most ${THIN_ADAPTER_LINES} lines of code`, async t => {
+  for (const folder of THIN_ADAPTERS) {
+    t.ok(PROTOCOL_ADAPTERS.includes(folder), `${folder} is a protocol adapter (no pool, no engine)`)
+    const lines = sourceFiles(join(SRC, folder)).reduce((sum, file) => sum + codeLines(file), 0)
+    t.ok(lines > 0 && lines <= THIN_ADAPTER_LINES, `${folder}: ${lines} lines of code`)
   }
 })
 

@@ -21,6 +21,7 @@ import { TRANSPORTS, type SpeechTransport } from '../../bench/conversation/trans
 import type { AudioPiece } from '../../bench/conversation/player.js'
 import { BenchClient } from '../../bench/client.js'
 import { streamInputTransport } from '../../bench/conversation/websocket-transport.js'
+import { cartesiaTransport, deepgramTransport } from '../../bench/conversation/vendor-transports.js'
 import { runBenchCommand } from '../../bench/cli.js'
 import { startInProcess } from '../../bench/service.js'
 import { testVoiceDir } from '../helpers/voices.js'
@@ -67,6 +68,26 @@ t.test('each transport speaks a reply to a keyed service with its tenant\'s key,
       t.equal(askedTimes, name === 'reply' ? 1 : reply.sentences.length, `${name}: each sentence's audio is put to when its text was sent`)
       await t.rejects(transport.speak(reply, performance.now(), { voice: VOICE }), { message: /answered 401: .*ERR_UNAUTHORIZED/ }, `${name}: no key, 401`)
       await t.rejects(transport.speak(reply, performance.now(), { voice: VOICE, apiKey: 'not-a-key-of-this-file' }), { message: /answered 401/ }, `${name}: a wrong key, 401`)
+    } finally {
+      transport.close()
+    }
+  }
+})
+
+t.test('Cartesia\'s and Deepgram\'s sockets, when named, speak a reply with the tenant\'s key and are refused without one', async t => {
+  const keys = await writeTenantKeys(root, ['bot-v'])
+  const service = await startInProcess({ voiceDir: voices, defaultVoice: VOICE, env: ENV, logFile: join(root, 'vendors.log'), overrides: { TTS_API_KEYS_FILE: keys.file } })
+  t.teardown(() => service.close())
+  const { audio } = JSON.parse(await readFile(join(voices, `${VOICE}.onnx.json`), 'utf8')) as { audio: { sample_rate: number } }
+  const reply = replyTimeline('Hello there. How are you today?', 40)
+  for (const transport of [cartesiaTransport(service.url, audio.sample_rate, 600_000), deepgramTransport(service.url, audio.sample_rate, 600_000)]) {
+    const name = transport.name
+    try {
+      const start = performance.now()
+      const pieces = await transport.speak(reply, start, { voice: VOICE, apiKey: keys.keys.get('bot-v') })
+      t.ok(pieces.length > 0, `${name}: audio came back`)
+      t.ok(pieces.every(p => p.durationMs > 0 && p.askedMs >= start && p.askedMs <= p.arrivedMs), `${name}: each piece has a duration and was asked for before it arrived`)
+      await t.rejects(transport.speak(reply, performance.now(), { voice: VOICE }), { message: /answered 401: .*ERR_UNAUTHORIZED/ }, `${name}: no key, 401`)
     } finally {
       transport.close()
     }

@@ -1,6 +1,8 @@
 // A reader who stops reading pauses its own context's synthesis: the server
-// holds at most one unwritten message for it, the speech's buffer stays
-// within TTS_RESPONSE_BUFFER_BYTES and the text not yet reached stays
+// holds at most one unwritten message for it, the speeches' buffer stays
+// within what the byte budget guarantees (TTS_BUFFER_BYTES plus one chunk:
+// a chunk is never split to fit, byte-budget.ts), read from its counters,
+// not from a moment's timing, and the text not yet reached stays
 // queued; once the reader reads again, every piece arrives, in order, to
 // the final message.
 
@@ -31,7 +33,10 @@ t.test('a stalled reader holds its context\'s synthesis, not the server\'s memor
   const session = [...service.websockets.sessions][0]
   await eventually('the server waits on the reader', () => session.unwritten > 0 && session.bufferedAmount > 0)
   t.equal(session.unwritten, 1, 'one message waits to be written, no more')
-  t.ok(service.deps.speech.buffered.bytes <= BUFFER, `the speeches' buffer ${service.deps.speech.buffered.bytes} ≤ TTS_BUFFER_BYTES`)
+  const { buffered } = service.deps.speech
+  // Synthesis may still be filling the budget: the bound holds at every moment, whatever the moment.
+  // A chunk here is a whole sentence (some 320 kB at 48 kHz), so the bound is the budget's, not a moment's.
+  t.ok(buffered.bytes < BUFFER + buffered.largest, `the speeches' buffer ${buffered.bytes} < TTS_BUFFER_BYTES + the largest chunk (${buffered.largest})`)
   t.ok(session.heldText > 0, `${session.heldText} characters still wait: synthesis stopped ahead of them`)
 
   ws.resume()
