@@ -85,14 +85,14 @@ export class InferenceGate {
       // A slot taken without waiting counts in the shares as one granted in turn.
       if (ticket !== undefined) this.waiters.charge(ticket)
       this.waitedMs += this.now() - since
-      return this.take()
+      return this.take(ticket)
     }
     return await new Promise<GateRelease>((resolve, reject) => {
       const waiter: Waiter = {
         signal,
         grant: () => {
           this.waitedMs += this.now() - since
-          resolve(this.take())
+          resolve(this.take(ticket))
         },
         onAbort: () => {
           this.waiters.remove(waiter)
@@ -138,7 +138,8 @@ export class InferenceGate {
     this.grantFree()
   }
 
-  private take (): GateRelease {
+  /** A slot; the time it is held counts as its request's service (served-time.ts). */
+  private take (ticket?: Ticket): GateRelease {
     this.runningCount++
     this.grantedCount++
     this.peakCount = Math.max(this.peakCount, this.runningCount)
@@ -147,7 +148,9 @@ export class InferenceGate {
     return () => {
       if (released) return
       released = true
-      this.heldMs += this.now() - since
+      const held = this.now() - since
+      this.heldMs += held
+      ticket?.served?.add(held)
       this.runningCount--
       if (!this.paused) this.scheduleGrants()
       else if (this.runningCount === 0) this.drained?.done()

@@ -24,6 +24,7 @@ import { PlaybackRegistry } from './playback-registry.js'
 import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
 import { ChunkQueue } from './chunk-queue.js'
+import type { LookAhead } from './look-ahead.js'
 import { encodeSpeech } from './encoded-speech.js'
 import { requestTimedOut } from './errors.js'
 import type { SpeechAdmission } from './speech-admission.js'
@@ -143,6 +144,12 @@ export class SpeechService {
     private readonly metrics: SpeechMetrics
   ) {
     this.buffered = new ByteBudget(settings.bufferBytes)
+  }
+
+  /** How far a stream's work runs ahead of its listener: sentences of one
+   * answer, pieces of a WebSocket context (look-ahead.ts). */
+  get lookAhead (): LookAhead {
+    return this.synthesizer.lookAhead
   }
 
   /** A queue of answers one listener hears in order (SpeechRequest.playback). */
