@@ -7,6 +7,7 @@
 // a ticket; a waiter whose request is aborted leaves the queue at once.
 
 import { SynthesisCancelledError } from '../engine/errors.js'
+import { CostMeter } from './cost-meter.js'
 import { Schedule, startsInMs, type ScheduleCounts, type SchedulerMode, type Ticket } from './schedule.js'
 
 interface Waiter {
@@ -31,6 +32,8 @@ export class InferenceGate {
   private wake: NodeJS.Timeout | undefined
   private heldMs = 0
   private waitedMs = 0
+  /** What audio costs on the slots, told by every voice's pool (stream admission reads it). */
+  readonly cost = new CostMeter()
 
   constructor (readonly limit: number, readonly mode: SchedulerMode = 'deadline', readonly now: () => number = () => performance.now()) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`InferenceGate limit must be a positive integer, got ${limit}`)

@@ -71,6 +71,12 @@ export function encoderBusy (state: { running: number, limit: number, encoderThr
   return state.encoderThreads > 1 && state.running + state.encoderThreads - 1 > state.limit
 }
 
+/** The samples a task returned: a whole sentence or a decoder chunk; none for a latent. */
+function audioSamples (result: unknown): number {
+  const samples = (result as { samples?: Float32Array }).samples
+  return samples instanceof Float32Array ? samples.length : 0
+}
+
 export class VoicePool {
   private readonly piscina: Piscina
   private running = 0
@@ -239,8 +245,10 @@ export class VoicePool {
     signal.addEventListener('abort', cancel, { once: true })
     const { task, transfer } = make({ cancelFlag, cancelPort: port2 })
     try {
+      const started = performance.now()
       const result = await (this.piscina.run(task, { transferList: [...transfer, port2] }) as Promise<T>)
       if (isFailure(result)) throw result
+      this.options.gate.cost.observe(performance.now() - started, audioSamples(result) / this.sampleRate)
       return result
     } catch (error) {
       if (signal.aborted) throw new SynthesisCancelledError()

@@ -25,6 +25,7 @@ import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
 import { ChunkQueue } from './chunk-queue.js'
 import type { LookAhead } from './look-ahead.js'
+import { StreamDemand } from './stream-demand.js'
 import { encodeSpeech } from './encoded-speech.js'
 import { requestTimedOut } from './errors.js'
 import type { SpeechAdmission } from './speech-admission.js'
@@ -111,6 +112,9 @@ export interface SpeechSettings {
   bufferBytes: number
   /** TTS_SPOOL_DIR: where a whole answer's bytes beyond its memory go until it is sent. */
   spoolDir: string
+  /** TTS_STREAM_ADMISSION: listeners of streams admitted per audio second
+   * per second the slots make; 0 admits all (stream-demand.ts). */
+  streamAdmission: number
 }
 
 /** What the service counts; the metrics registry lives with the HTTP layer. */
@@ -135,6 +139,8 @@ export class SpeechService {
   readonly buffered: ByteBudget
   /** Streamed requests by id, for `after` (playback-registry.ts). */
   private readonly playbacks = new PlaybackRegistry()
+  /** Streams open per listener, against what the slots make. */
+  readonly streams: StreamDemand
 
   constructor (
     private readonly settings: SpeechSettings,
@@ -144,6 +150,7 @@ export class SpeechService {
     private readonly metrics: SpeechMetrics
   ) {
     this.buffered = new ByteBudget(settings.bufferBytes)
+    this.streams = new StreamDemand({ ratio: settings.streamAdmission, capacity: () => synthesizer.streamCapacity(), retryAfterSeconds: synthesizer.retryAfterSeconds })
   }
 
   /** How far a stream's work runs ahead of its listener: sentences of one
@@ -190,10 +197,27 @@ export class SpeechService {
       return this.fromCache(options, prepared, hit, stream)
     }
     if (key !== undefined) this.metrics.cacheMiss()
-    const release = this.synthesizer.admit()
+    const queue = this.queueOf(options, stream)
+    const release = this.admit(stream ? queue ?? {} : undefined)
     options.log.info({ voice: prepared.voice.name, characters: request.text.length, format, stream }, 'synthesis')
     options.log.debug({ text: request.text }, 'synthesis text')
-    return await this.run(options, prepared, stream, key, release)
+    return await this.run(options, prepared, stream, key, release, queue)
+  }
+
+  /** A place among the requests in progress (TTS_MAX_PENDING) and, for a
+   * stream, among the listeners the slots can keep fed; 503 when either is full. */
+  private admit (listener: object | undefined): () => void {
+    const stream = listener === undefined ? () => {} : this.streams.admit(listener)
+    try {
+      const pending = this.synthesizer.admit()
+      return () => {
+        pending()
+        stream()
+      }
+    } catch (error) {
+      stream()
+      throw error
+    }
   }
 
   /** A phrase-cache hit: no work, no audio charged; its place is held
@@ -229,7 +253,8 @@ export class SpeechService {
     return this.playbacks.queueFor(options.admission.tenant, options.id, options.request.after)
   }
 
-  private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void): Promise<Speech> {
+  private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void,
+    playback: PlaybackQueue | undefined): Promise<Speech> {
     const { format } = options
     const controller = new AbortController()
     const signal = controller.signal
@@ -266,7 +291,7 @@ export class SpeechService {
       get timingChunksMade () { return timingChunksMade }
     }
     // Made now, before any wait: the listener's time starts at arrival.
-    const clock = this.synthesizer.clockFor(prepared, stream, this.queueOf(options, stream))
+    const clock = this.synthesizer.clockFor(prepared, stream, playback)
     const kinds = new Set(options.timestamps ?? [])
     const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => { timingChunksMade++; await queue.push(chunk, timingBytes(chunk)) } } }
     const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.admission.share, clock, ...timing }

@@ -243,9 +243,7 @@ export class Synthesizer {
   /** Admits one more request or refuses at once with 503. Call the returned
    * function when the request is done. */
   admit (): () => void {
-    if (this.pendingCount >= this.config.maxPending) {
-      throw overloaded(Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10)))
-    }
+    if (this.pendingCount >= this.config.maxPending) throw overloaded(this.retryAfterSeconds)
     this.pendingCount++
     let released = false
     return () => {
@@ -254,6 +252,18 @@ export class Synthesizer {
         this.pendingCount--
       }
     }
+  }
+
+  /** What a refused request is told to wait: a tenth of a request's time. */
+  get retryAfterSeconds (): number {
+    return Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10))
+  }
+
+  /** Audio seconds per second the inference slots make now, as measured
+   * (cost-meter.ts); undefined before any audio was made. */
+  streamCapacity (): number | undefined {
+    const gate = this.pools.gate
+    return gate.cost.capacity(gate.limit)
   }
 
   /** A playback clock for an answer arriving now: streamed or whole, and
