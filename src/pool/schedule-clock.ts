@@ -184,6 +184,12 @@ export class AnswerClock implements Due {
 export class PlaybackQueue {
   private last: AnswerClock | undefined
 
+  /** Its listener is hearing an answer of it, or will once what is made has played. */
+  playing (): boolean {
+    const last = this.last
+    return last !== undefined && last.expectedEnd() > last.time()
+  }
+
   /** The clock of the queue's next answer: it plays after the last one. */
   next (now: () => number, streamed: boolean, sampleRate: number, jitterMs: number): AnswerClock {
     const clock = new AnswerClock(now, streamed, sampleRate, jitterMs, this.last)

@@ -198,7 +198,7 @@ export class SpeechService {
     }
     if (key !== undefined) this.metrics.cacheMiss()
     const queue = this.queueOf(options, stream)
-    const release = this.admit(stream ? queue ?? {} : undefined)
+    const release = this.admit(stream ? queue ?? {} : undefined, queue?.playing() ?? false)
     options.log.info({ voice: prepared.voice.name, characters: request.text.length, format, stream }, 'synthesis')
     options.log.debug({ text: request.text }, 'synthesis text')
     return await this.run(options, prepared, stream, key, release, queue)
@@ -206,8 +206,8 @@ export class SpeechService {
 
   /** A place among the requests in progress (TTS_MAX_PENDING) and, for a
    * stream, among the listeners the slots can keep fed; 503 when either is full. */
-  private admit (listener: object | undefined): () => void {
-    const stream = listener === undefined ? () => {} : this.streams.admit(listener)
+  private admit (listener: object | undefined, heard: boolean): () => void {
+    const stream = listener === undefined ? () => {} : this.streams.admit(listener, heard)
     try {
       const pending = this.synthesizer.admit()
       return () => {

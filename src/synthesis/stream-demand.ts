@@ -4,9 +4,9 @@
 // beyond TTS_STREAM_ADMISSION × capacity is refused at once with 503 and a
 // Retry-After, before any work: said early, the client can go elsewhere or
 // wait, where admitted it would have made every stream run dry together.
-// A stream that joins a listener already heard (the next sentence named in
-// `after`, a WebSocket context's next piece) is never refused: refusing it
-// would cut a reply in the middle.
+// A stream that joins a listener already hearing its queue (the next
+// sentence named in `after`, a WebSocket context's next piece) is never
+// refused: refusing it would cut a reply in the middle.
 
 import { streamsOverloaded } from './errors.js'
 
@@ -30,10 +30,11 @@ export class StreamDemand {
   }
 
   /** Admits a stream for `listener` (its playback queue, or a token of its
-   * own) or throws the 503; call the returned function once the stream is done. */
-  admit (listener: object): () => void {
+   * own) or throws the 503; call the returned function once the stream is
+   * done. `heard`: its listener is still hearing an earlier answer. */
+  admit (listener: object, heard = false): () => void {
     const open = this.listeners.get(listener)
-    if (open === undefined) this.check()
+    if (open === undefined && !heard) this.check()
     this.listeners.set(listener, (open ?? 0) + 1)
     let released = false
     return () => {

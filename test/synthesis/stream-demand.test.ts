@@ -32,10 +32,13 @@ t.test('beyond what the slots make, a new listener gets 503 with Retry-After', a
   t.same(refused.details, { streams: 2, capacity_audio_seconds_per_second: 2.5 })
   t.equal(streams.size, 2, 'the refused one holds no place')
   streams.admit(a)
-  t.equal(streams.size, 2, 'a listener already heard (its next sentence) is never refused')
+  t.equal(streams.size, 2, 'a listener with a stream open (its next sentence) is never refused')
+  const heard = {}
+  streams.admit(heard, true)
+  t.equal(streams.size, 3, 'nor one still hearing what its queue made')
   releaseB()
   releaseB()
-  t.doesNotThrow(() => streams.admit({}), 'a place freed, once')
+  t.throws(() => streams.admit({}), { code: 'ERR_OVERLOADED' }, 'released once: still full with the heard one')
 })
 
 t.test('the ratio scales the limit; 0 admits all; unmeasured capacity admits all', async t => {
