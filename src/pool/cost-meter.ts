@@ -7,6 +7,10 @@
 
 /** Each new task keeps this much of the sums before it. */
 const DECAY = 0.98
+/** No figure before this much audio (in the decaying sum): a few first
+ * tasks, or a voice that makes next to no audio (the tests' probe voices),
+ * say nothing of what the slots can keep fed. */
+const MIN_AUDIO_MS = 10_000
 
 export class CostMeter {
   private inferenceMs = 0
@@ -19,9 +23,10 @@ export class CostMeter {
     this.audioMs = this.audioMs * DECAY + audioSeconds * 1000
   }
 
-  /** Audio seconds `slots` make per second of wall time; undefined before any audio was measured. */
+  /** Audio seconds `slots` make per second of wall time; undefined before
+   * MIN_AUDIO_MS of audio was measured. */
   capacity (slots: number): number | undefined {
-    if (this.audioMs <= 0 || this.inferenceMs <= 0) return undefined
+    if (this.audioMs < MIN_AUDIO_MS || this.inferenceMs <= 0) return undefined
     return slots * this.audioMs / this.inferenceMs
   }
 }

@@ -60,11 +60,15 @@ t.test('the ratio scales the limit; 0 admits all; unmeasured capacity admits all
 t.test('the cost meter: audio seconds per second the slots make, from inference time and audio returned', async t => {
   const meter = new CostMeter()
   t.equal(meter.capacity(2), undefined, 'nothing measured yet')
-  meter.observe(50, 0) // an encoder run returning a latent: time, no audio
+  meter.observe(500, 0) // an encoder run returning a latent: time, no audio
   t.equal(meter.capacity(2), undefined)
-  meter.observe(50, 1) // its decoder chunk: a second of audio
-  t.ok(Math.abs((meter.capacity(2) ?? 0) - 2 * 1000 / (50 * 0.98 + 50)) < 1e-9, '100 ms for a second of audio, on two slots')
+  meter.observe(300, 5) // its decoder chunk: 5 s of audio
+  t.equal(meter.capacity(2), undefined, 'too little audio to tell')
+  meter.observe(200, 6)
+  const inference = (500 * 0.98 + 300) * 0.98 + 200
+  const audio = 5000 * 0.98 + 6000
+  t.ok(Math.abs((meter.capacity(2) ?? 0) - 2 * audio / inference) < 1e-9, 'audio made per inference time, times the slots')
   meter.observe(Number.NaN, 1)
   meter.observe(-1, 1)
-  t.ok(Math.abs((meter.capacity(1) ?? 0) - 1000 / (50 * 0.98 + 50)) < 1e-9, 'bad figures are ignored')
+  t.ok(Math.abs((meter.capacity(1) ?? 0) - audio / inference) < 1e-9, 'bad figures are ignored')
 })
