@@ -158,7 +158,7 @@ async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: Synt
 
   const result: PipelineResult = { missingPhonemes: 0, spread: [] }
   for (let s = 0; s < sentences.length; s++) {
-    for (let next = s + 1; lookAhead.allows(next, s) && next < sentences.length; next++) start(next)
+    for (let next = s; lookAhead.allows(next, s) && next < sentences.length; next++) start(next)
     const pieces = work[s] ?? []
     // Handed on: its audio is no longer held here.
     work[s] = []
