@@ -122,6 +122,22 @@ function sentenceDues (clock: AnswerClock, stream: boolean): { due: (s: number) 
   }
 }
 
+/** Queues one sentence's pieces, each with its sentence's deadline and its request's served time. */
+function sentenceStarter (pool: VoicePool, settings: SynthesisConfig, signal: AbortSignal, options: PipelineOptions,
+  stream: boolean): (phonemes: Uint32Array, s: number) => Array<Promise<PieceWork>> {
+  const tenant = options.tenant ?? COMMON_SHARE
+  const { due, expect } = sentenceDues(options.clock, stream)
+  // One request's inference time, for least attained service between whole answers.
+  const served = new ServedTime()
+  return (phonemes, s) => {
+    const pieces = encoderRuns(phonemes, options.chunking, stream && s === 0)
+      .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
+        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: due(s), served }, samples => expect(s, samples), signal))
+    for (const piece of pieces) piece.catch(() => {})
+    return pieces
+  }
+}
+
 export async function runSentences (pool: VoicePool, sentences: Uint32Array[], settings: SynthesisConfig,
   signal: AbortSignal, options: PipelineOptions): Promise<PipelineResult> {
   try {
@@ -141,17 +157,10 @@ async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: Synt
   // workers. Unstreamed, the answer needs them all, so all are queued at once.
   const lookAhead = stream ? options.lookAhead ?? new LookAhead(sentences.length) : new LookAhead(Math.max(1, sentences.length))
   const work: Array<Array<Promise<PieceWork>> | undefined> = []
-  const tenant = options.tenant ?? COMMON_SHARE
-  const { due, expect } = sentenceDues(options.clock, stream)
-  // One request's inference time, for least attained service between whole answers.
-  const served = new ServedTime()
+  const begin = sentenceStarter(pool, settings, signal, options, stream)
   const start = (s: number): void => {
     if (s >= sentences.length || work[s] !== undefined) return
-    const pieces = encoderRuns(sentences[s], options.chunking, stream && s === 0)
-      .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
-        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: due(s), served }, samples => expect(s, samples), signal))
-    for (const piece of pieces) piece.catch(() => {})
-    work[s] = pieces
+    work[s] = begin(sentences[s], s)
     options.onStart?.(s)
   }
   for (let s = 0; lookAhead.allows(s, 0); s++) start(s)
