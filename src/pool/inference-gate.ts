@@ -7,6 +7,7 @@
 // a ticket; a waiter whose request is aborted leaves the queue at once.
 
 import { SynthesisCancelledError } from '../engine/errors.js'
+import { CostMeter } from './cost-meter.js'
 import { Schedule, startsInMs, type ScheduleCounts, type SchedulerMode, type Ticket } from './schedule.js'
 
 interface Waiter {
@@ -31,6 +32,8 @@ export class InferenceGate {
   private wake: NodeJS.Timeout | undefined
   private heldMs = 0
   private waitedMs = 0
+  /** What audio costs on the slots, told by every voice's pool (stream admission reads it). */
+  readonly cost = new CostMeter()
 
   constructor (readonly limit: number, readonly mode: SchedulerMode = 'deadline', readonly now: () => number = () => performance.now()) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`InferenceGate limit must be a positive integer, got ${limit}`)
@@ -85,14 +88,14 @@ export class InferenceGate {
       // A slot taken without waiting counts in the shares as one granted in turn.
       if (ticket !== undefined) this.waiters.charge(ticket)
       this.waitedMs += this.now() - since
-      return this.take()
+      return this.take(ticket)
     }
     return await new Promise<GateRelease>((resolve, reject) => {
       const waiter: Waiter = {
         signal,
         grant: () => {
           this.waitedMs += this.now() - since
-          resolve(this.take())
+          resolve(this.take(ticket))
         },
         onAbort: () => {
           this.waiters.remove(waiter)
@@ -138,7 +141,8 @@ export class InferenceGate {
     this.grantFree()
   }
 
-  private take (): GateRelease {
+  /** A slot; the time it is held counts as its request's service (served-time.ts). */
+  private take (ticket?: Ticket): GateRelease {
     this.runningCount++
     this.grantedCount++
     this.peakCount = Math.max(this.peakCount, this.runningCount)
@@ -147,7 +151,9 @@ export class InferenceGate {
     return () => {
       if (released) return
       released = true
-      this.heldMs += this.now() - since
+      const held = this.now() - since
+      this.heldMs += held
+      ticket?.served?.add(held)
       this.runningCount--
       if (!this.paused) this.scheduleGrants()
       else if (this.runningCount === 0) this.drained?.done()

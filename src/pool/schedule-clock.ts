@@ -81,7 +81,7 @@ export class AnswerClock implements Due {
   }
 
   /** A listener is hearing this answer, or one before it in its queue. */
-  private hearing (): boolean {
+  hearing (): boolean {
     return this.firstSent !== undefined || this.afterEnd !== undefined || (this.after?.hearing() ?? false)
   }
 
@@ -98,6 +98,30 @@ export class AnswerClock implements Due {
 
   private unsentMs (): number {
     return Math.max(0, this.expected - this.samples) / this.sampleRate * 1000
+  }
+
+  /** When the audio `offset` samples into this answer is due: its
+   * listener's start plus that offset, or plus the audio handed on when
+   * more (the sentence being handed on now). Before the first audio, a
+   * later sentence is due as if that came now, so it never goes ahead of
+   * the first sentence (sentence-deadlines.ts). */
+  dueAt (offset: number): number {
+    const offsetMs = offset / this.sampleRate * 1000
+    const start = this.listenerStart()
+    if (start !== undefined) return start + Math.max(offsetMs, this.audioSeconds * 1000)
+    if (offset <= 0) return this.deadline()
+    return Math.max(this.now(), this.deadline()) + this.jitterMs + offsetMs
+  }
+
+  /** Audio its listener hears before sample `offset` of this answer that
+   * has not been handed on yet, in ms: what sizes a later sentence's first chunk. */
+  aheadOfMs (offset: number): number {
+    return Math.max(0, offset - this.samples) / this.sampleRate * 1000 + this.aheadMs()
+  }
+
+  /** The injected clock's time, for the deadlines read off this answer. */
+  time (): number {
+    return this.now()
   }
 
   /** Seconds of audio handed on so far. */
@@ -159,6 +183,12 @@ export class AnswerClock implements Due {
  */
 export class PlaybackQueue {
   private last: AnswerClock | undefined
+
+  /** Its listener is hearing an answer of it, or will once what is made has played. */
+  playing (): boolean {
+    const last = this.last
+    return last !== undefined && last.expectedEnd() > last.time()
+  }
 
   /** The clock of the queue's next answer: it plays after the last one. */
   next (now: () => number, streamed: boolean, sampleRate: number, jitterMs: number): AnswerClock {

@@ -15,18 +15,27 @@
 //   still buffered (it is not starved) but behind one already running dry.
 //   Except that a reply being heard that runs dry within PROTECT_LEAD_MS is
 //   urgent and goes ahead of new answers (see there).
-// - Whole answers keep today's order among themselves (request, sentence,
-//   chunk: the oldest first). Against streams, the oldest whole answer
-//   competes by a deadline too: its arrival plus the audio made for it so
-//   far, as if a listener had started hearing it when it arrived. So a whole
-//   answer advances at least at real time and a stream with seconds buffered
-//   waits for it, while a stream about to run dry goes first.
+// - A burst: a tenant whose next task is a stream's audio not yet due
+//   (its listener still has audio buffered, and it is not urgent) waits
+//   while another tenant has a task that is due, whatever their virtual
+//   times: every new answer's first audio comes before anyone's audio that
+//   is not needed yet. Such a pick is not charged as the tenant's turn out
+//   of order: shares count slots granted, as always.
+// - Whole answers, among themselves, by least attained service
+//   (served-time.ts): the request that has had the least inference time
+//   goes next, so a short one is not stuck behind long ones; equal service
+//   goes in task order (the oldest first). Against streams, that whole
+//   answer competes by a deadline too: its arrival plus the audio made for
+//   it so far, as if a listener had started hearing it when it arrived. So a
+//   whole answer advances at least at real time and a stream with seconds
+//   buffered waits for it, while a stream about to run dry goes first.
 // - Ties go to task order.
 //
 // 'fifo': today's first come first served by task order, tenants ignored,
 // for comparison (TTS_SCHEDULER=fifo).
 
 import { COMMON_SHARE, type Share } from './share.js'
+import type { ServedTime } from './served-time.js'
 import { before, type TaskOrder } from './task-order.js'
 
 export type SchedulerMode = 'deadline' | 'fifo'
@@ -80,6 +89,8 @@ export interface Ticket {
   /** Whose share of the slots the task counts in. */
   tenant: Share
   due: Due
+  /** The request's inference time so far: whole answers go by least attained service. */
+  served?: ServedTime
 }
 
 /** The counters tests and metrics read. */
@@ -205,23 +216,25 @@ export class Schedule<T> {
   }
 
   private pick (): { entry: Entry<T>, queue: Array<Entry<T>>, tenant?: TenantQueue } | undefined {
-    let best: TenantQueue | undefined
+    let best: { tenant: TenantQueue, entry: Entry<unknown>, pressing: boolean } | undefined
     for (const tenant of this.tenants.values()) {
       if (tenant.streams.length + tenant.wholes.length === 0) continue
-      // Equal virtual times: the name decides, so the order does not depend on the map's.
-      if (best === undefined || tenant.virtual < best.virtual || (tenant.virtual === best.virtual && tenant.name < best.name)) best = tenant
+      const entry = this.first(tenant)
+      const pressing = this.mode === 'fifo' || !notYetDue(entry.ticket.due)
+      if (best === undefined || (pressing && !best.pressing) || (pressing === best.pressing && earlierTurn(tenant, best.tenant))) best = { tenant, entry, pressing }
     }
     if (best === undefined) {
       const entry = this.untracked[0]
       return entry === undefined ? undefined : { entry, queue: this.untracked }
     }
-    const entry = this.first(best) as Entry<T>
-    const queue = (best.streams.includes(entry) ? best.streams : best.wholes) as Array<Entry<T>>
-    return { entry, queue, tenant: best }
+    const { tenant, entry } = best
+    const queue = (tenant.streams.includes(entry) ? tenant.streams : tenant.wholes) as Array<Entry<T>>
+    return { entry: entry as Entry<T>, queue, tenant }
   }
 
   /** A tenant's next task: among its streams the urgent ones first, then
-   * the earliest deadline; that against its oldest whole answer's task by deadline. */
+   * the earliest deadline; that against its least served whole answer's
+   * task (the oldest in fifo) by deadline. */
   private first (tenant: TenantQueue): Entry<unknown> {
     let stream: Entry<unknown> | undefined
     let streamUrgent = false
@@ -236,8 +249,8 @@ export class Schedule<T> {
         streamDue = due
       }
     }
-    const whole = tenant.wholes[0]
-    if (stream === undefined) return whole
+    const whole = this.mode === 'fifo' ? tenant.wholes[0] : leastServed(tenant.wholes)
+    if (stream === undefined) return whole as Entry<unknown>
     if (whole === undefined || this.mode === 'fifo') return stream
     const wholeDue = whole.ticket.due.deadline()
     return streamDue < wholeDue || (streamDue === wholeDue && before(stream.ticket.order, whole.ticket.order)) ? stream : whole
@@ -251,6 +264,32 @@ export class Schedule<T> {
       if (tenant.streams.length + tenant.wholes.length === 0 && tenant.virtual <= this.virtual) this.tenants.delete(name)
     }
   }
+}
+
+/** A stream's audio its listener will not need yet: it still has some buffered, and it is not urgent. */
+function notYetDue (due: Due): boolean {
+  return due.streamed && due.lead !== undefined && !(due.urgent?.() ?? false) && due.lead() > 0
+}
+
+/** Start-time fair queuing's order; equal virtual times: the name decides,
+ * so the order does not depend on the map's. */
+function earlierTurn (a: TenantQueue, b: TenantQueue): boolean {
+  return a.virtual < b.virtual || (a.virtual === b.virtual && a.name < b.name)
+}
+
+/** The whole answer's task whose request has been served the least; the
+ * queue is in task order, so equal service goes to the oldest. */
+function leastServed (wholes: Array<Entry<unknown>>): Entry<unknown> | undefined {
+  let best: Entry<unknown> | undefined
+  let bestMs = 0
+  for (const entry of wholes) {
+    const ms = entry.ticket.served?.servedMs ?? 0
+    if (best === undefined || ms < bestMs) {
+      best = entry
+      bestMs = ms
+    }
+  }
+  return best
 }
 
 const UNTRACKED: Ticket = Object.freeze({ order: [Number.MAX_SAFE_INTEGER, 0, 0] as const, tenant: COMMON_SHARE, due: { streamed: false, deadline: () => Number.POSITIVE_INFINITY } })

@@ -42,6 +42,10 @@ export interface VoicePoolOptions {
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-worker.mjs' : './worker.js', import.meta.url)
 
 const RECENT_PEAKS = 32
+/** A phoneme's length before the voice has spoken a sentence: short, as a
+ * fast speaker's (typical ones last 60-90 ms), so an estimated deadline of
+ * a later sentence falls early rather than late. */
+const FIRST_PHONEME_SECONDS = 0.04
 /** See the resourceLimits comment in the constructor. */
 const WORKER_YOUNG_GENERATION_MB = 4
 
@@ -67,6 +71,12 @@ export function encoderBusy (state: { running: number, limit: number, encoderThr
   return state.encoderThreads > 1 && state.running + state.encoderThreads - 1 > state.limit
 }
 
+/** The samples a task returned: a whole sentence or a decoder chunk; none for a latent. */
+function audioSamples (result: unknown): number {
+  const samples = (result as { samples?: Float32Array }).samples
+  return samples instanceof Float32Array ? samples.length : 0
+}
+
 export class VoicePool {
   private readonly piscina: Piscina
   private running = 0
@@ -86,7 +96,10 @@ export class VoicePool {
   /** Samples per phoneme at length_scale 1, from the voice's recent sentences (undefined before any). */
   private samplesPerPhoneme: number | undefined
 
+  private readonly sampleRate: number
+
   constructor (readonly name: string, modelPath: string, config: VoiceConfig, readonly options: VoicePoolOptions, log: Logger) {
+    this.sampleRate = config.sampleRate
     this.waiting = new Schedule(options.gate.mode)
     const init: WorkerInit = {
       modelPath,
@@ -148,9 +161,10 @@ export class VoicePool {
   }
 
   /** A queued piece's length in samples before its encoder run, from its
-   * phonemes and the voice's recent sentences; 0 before the first. */
+   * phonemes and the voice's recent sentences (FIRST_PHONEME_SECONDS each before the first). */
   estimateSamples (phonemes: number, lengthScale: number): number {
-    return this.samplesPerPhoneme === undefined ? 0 : Math.round(phonemes * this.samplesPerPhoneme * lengthScale)
+    const perPhoneme = this.samplesPerPhoneme ?? this.sampleRate * FIRST_PHONEME_SECONDS
+    return Math.round(phonemes * perPhoneme * lengthScale)
   }
 
   private observeLength (phonemes: number, samples: number, lengthScale: number): void {
@@ -231,8 +245,10 @@ export class VoicePool {
     signal.addEventListener('abort', cancel, { once: true })
     const { task, transfer } = make({ cancelFlag, cancelPort: port2 })
     try {
+      const started = performance.now()
       const result = await (this.piscina.run(task, { transferList: [...transfer, port2] }) as Promise<T>)
       if (isFailure(result)) throw result
+      this.options.gate.cost.observe(performance.now() - started, audioSamples(result) / this.sampleRate)
       return result
     } catch (error) {
       if (signal.aborted) throw new SynthesisCancelledError()

@@ -61,6 +61,8 @@ export interface ServiceConfig {
   scheduler: SchedulerMode
   /** TTS_STREAM_JITTER_MS: how long after its first audio a stream's listener is taken to start playing. */
   streamJitterMs: number
+  /** TTS_STREAM_ADMISSION: stream listeners admitted per audio second per second the slots make (src/synthesis/stream-demand.ts); 0: all. */
+  streamAdmission: number
   /** Audio made and not yet read, per response (TTS_RESPONSE_BUFFER_BYTES)
    * and every response together (TTS_BUFFER_BYTES): synthesis waits beyond. */
   responseBufferBytes: number
@@ -218,6 +220,8 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     maxAudioSeconds: numberSetting(read('TTS_MAX_AUDIO_SECONDS'), 1, 86_400, defaultMaxAudioSeconds(maxTextLength)),
     // Enough sentences ahead to keep each of the voice's workers busy while one is read.
     sentenceWindow: integerSetting(read('TTS_SENTENCE_WINDOW'), 1, 10_000, 2 * workersPerVoice),
+    // A stream's listener needs an audio second per second: beyond what the slots make, every stream runs dry.
+    streamAdmission: numberSetting(read('TTS_STREAM_ADMISSION'), 0, 100, 1),
     responseBufferBytes,
     // Every admitted request's own bound, by default: a stalled client waits
     // on its own bound first, and all of them together on this one.

@@ -32,6 +32,14 @@ export function overloaded (retryAfterSeconds: number): ChorusError {
     { status: 503, expose: true, headers: { 'Retry-After': String(retryAfterSeconds) } })
 }
 
+/** The streams open already need all the audio the inference slots make
+ * (TTS_STREAM_ADMISSION): a new one would make every stream run dry. */
+export function streamsOverloaded (retryAfterSeconds: number, streams: number, capacity: number): ChorusError {
+  const made = Math.round(capacity * 10) / 10
+  return new ChorusError('ERR_OVERLOADED', `Server is busy: ${streams} streams are playing and the service makes ${made} seconds of audio per second, retry later`,
+    { status: 503, expose: true, headers: { 'Retry-After': String(retryAfterSeconds) }, details: { streams, capacity_audio_seconds_per_second: made } })
+}
+
 /** The request's time (TTS_TIMEOUT_SECONDS) ran out. */
 export function requestTimedOut (): ChorusError {
   return new ChorusError('ERR_TIMEOUT', 'TTS request timed out', { status: 504, expose: true })

@@ -19,7 +19,10 @@ import {
 import { setMaxListeners } from 'node:events'
 import type { VoicePool } from '../pool/voice-pool.js'
 import type { AnswerClock } from '../pool/schedule-clock.js'
-import type { Ticket } from '../pool/schedule.js'
+import type { Due, Ticket } from '../pool/schedule.js'
+import { SentenceDeadlines } from '../pool/sentence-deadlines.js'
+import { ServedTime } from '../pool/served-time.js'
+import { LookAhead } from './look-ahead.js'
 import { COMMON_SHARE, type Share } from '../pool/share.js'
 
 /** Receives streamed PCM in order: chunk 0 of a sentence starts it. The
@@ -51,7 +54,7 @@ export interface PipelineOptions {
   onSentence?: WholeSentenceSink
   /** Streamed: sentences started ahead of the one being handed on, itself
    * included, so a reader who stops taking chunks stops the work too. */
-  window?: number
+  lookAhead?: LookAhead
   /** Told each sentence's index as its work is queued. */
   onStart?: (sentence: number) => void
   /** When the answer's next audio is due; advanced here as audio is handed on (streamed) or made. */
@@ -81,14 +84,14 @@ interface PieceWork {
 }
 
 function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean,
-  ticket: Ticket, clock: AnswerClock, signal: AbortSignal): Promise<PieceWork> {
+  ticket: Ticket, expect: (samples: number) => void, signal: AbortSignal): Promise<PieceWork> {
   const { order } = ticket
   // How long it will play, as far as can be told before its encoder run: an
-  // answer heard after this one is due that much later.
+  // answer (or sentence) heard after this one is due that much later.
   const estimate = pool.estimateSamples(phonemes.length, settings.lengthScale)
-  clock.expect(estimate)
+  expect(estimate)
   return pool.sentence(phonemes, settings, stream, ticket, signal).then(result => {
-    clock.expect(result.totalSamples - estimate)
+    expect(result.totalSamples - estimate)
     const chunks: PieceWork['chunks'] = []
     if (result.samples !== undefined) chunks.push(Promise.resolve({ samples: result.samples, worker: result.worker }))
     result.chunks.forEach((chunk, i) => {
@@ -103,6 +106,36 @@ function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: Synthesis
 
 function pieceTiming ({ phonemes, frames, hopLength }: { phonemes: Uint32Array, frames: Uint32Array, hopLength: number }): PieceTiming {
   return { phonemes, samples: frames.map(f => f * hopLength) }
+}
+
+/** Each sentence's deadline: streamed, its own (sentence-deadlines.ts);
+ * whole, the answer's. Lengths told to the answer's clock either way. */
+function sentenceDues (clock: AnswerClock, stream: boolean): { due: (s: number) => Due, expect: (s: number, samples: number) => void } {
+  if (!stream) return { due: () => clock, expect: (_s, samples) => clock.expect(samples) }
+  const deadlines = new SentenceDeadlines(clock)
+  return {
+    due: s => deadlines.due(s),
+    expect: (s, samples) => {
+      clock.expect(samples)
+      deadlines.expect(s, samples)
+    }
+  }
+}
+
+/** Queues one sentence's pieces, each with its sentence's deadline and its request's served time. */
+function sentenceStarter (pool: VoicePool, settings: SynthesisConfig, signal: AbortSignal, options: PipelineOptions,
+  stream: boolean): (phonemes: Uint32Array, s: number) => Array<Promise<PieceWork>> {
+  const tenant = options.tenant ?? COMMON_SHARE
+  const { due, expect } = sentenceDues(options.clock, stream)
+  // One request's inference time, for least attained service between whole answers.
+  const served = new ServedTime()
+  return (phonemes, s) => {
+    const pieces = encoderRuns(phonemes, options.chunking, stream && s === 0)
+      .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
+        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: due(s), served }, samples => expect(s, samples), signal))
+    for (const piece of pieces) piece.catch(() => {})
+    return pieces
+  }
 }
 
 export async function runSentences (pool: VoicePool, sentences: Uint32Array[], settings: SynthesisConfig,
@@ -120,26 +153,21 @@ async function runAll (pool: VoicePool, sentences: Uint32Array[], settings: Synt
   const stream = options.onChunk !== undefined
   // Every queued task listens for the request's abort: not a leak.
   setMaxListeners(0, signal)
-  // Sentences are queued a window ahead so they spread over the workers; the
-  // pool runs them in (request, sentence, chunk) order. Unstreamed, the
-  // answer needs them all, so all are queued at once.
-  const window = options.onChunk === undefined ? sentences.length : Math.max(1, options.window ?? sentences.length)
+  // Sentences are queued a look-ahead ahead so they spread over the
+  // workers. Unstreamed, the answer needs them all, so all are queued at once.
+  const lookAhead = stream ? options.lookAhead ?? new LookAhead(sentences.length) : new LookAhead(Math.max(1, sentences.length))
   const work: Array<Array<Promise<PieceWork>> | undefined> = []
-  const tenant = options.tenant ?? COMMON_SHARE
+  const begin = sentenceStarter(pool, settings, signal, options, stream)
   const start = (s: number): void => {
     if (s >= sentences.length || work[s] !== undefined) return
-    const pieces = encoderRuns(sentences[s], options.chunking, stream && s === 0)
-      .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
-        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: options.clock }, options.clock, signal))
-    for (const piece of pieces) piece.catch(() => {})
-    work[s] = pieces
+    work[s] = begin(sentences[s], s)
     options.onStart?.(s)
   }
-  for (let s = 0; s < window; s++) start(s)
+  for (let s = 0; lookAhead.allows(s, 0); s++) start(s)
 
   const result: PipelineResult = { missingPhonemes: 0, spread: [] }
   for (let s = 0; s < sentences.length; s++) {
-    start(s + window - 1)
+    for (let next = s; lookAhead.allows(next, s) && next < sentences.length; next++) start(next)
     const pieces = work[s] ?? []
     // Handed on: its audio is no longer held here.
     work[s] = []

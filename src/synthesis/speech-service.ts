@@ -25,6 +25,8 @@ import { HeardRegistry, type PlaybackClock } from './heard.js'
 import { AudioCeiling } from './audio-ceiling.js'
 import { ByteBudget } from './byte-budget.js'
 import { ChunkQueue } from './chunk-queue.js'
+import type { LookAhead } from './look-ahead.js'
+import { StreamDemand } from './stream-demand.js'
 import { encodeSpeech } from './encoded-speech.js'
 import { requestTimedOut } from './errors.js'
 import type { SpeechAdmission } from './speech-admission.js'
@@ -111,6 +113,9 @@ export interface SpeechSettings {
   bufferBytes: number
   /** TTS_SPOOL_DIR: where a whole answer's bytes beyond its memory go until it is sent. */
   spoolDir: string
+  /** TTS_STREAM_ADMISSION: listeners of streams admitted per audio second
+   * per second the slots make; 0 admits all (stream-demand.ts). */
+  streamAdmission: number
 }
 
 /** What the service counts; the metrics registry lives with the HTTP layer. */
@@ -137,6 +142,8 @@ export class SpeechService {
   private readonly playbacks = new PlaybackRegistry()
   /** What was sent of each HTTP answer, by tenant and request id, for GET /v1/heard/{id} (heard.ts). */
   readonly heard: HeardRegistry
+  /** Streams open per listener, against what the slots make. */
+  readonly streams: StreamDemand
 
   constructor (
     private readonly settings: SpeechSettings,
@@ -149,6 +156,13 @@ export class SpeechService {
   ) {
     this.buffered = new ByteBudget(settings.bufferBytes)
     this.heard = new HeardRegistry(playbackClock)
+    this.streams = new StreamDemand({ ratio: settings.streamAdmission, capacity: () => synthesizer.streamCapacity(), retryAfterSeconds: synthesizer.retryAfterSeconds })
+  }
+
+  /** How far a stream's work runs ahead of its listener: sentences of one
+   * answer, pieces of a WebSocket context (look-ahead.ts). */
+  get lookAhead (): LookAhead {
+    return this.synthesizer.lookAhead
   }
 
   /** A queue of answers one listener hears in order (SpeechRequest.playback). */
@@ -189,10 +203,27 @@ export class SpeechService {
       return this.fromCache(options, prepared, hit, stream)
     }
     if (key !== undefined) this.metrics.cacheMiss()
-    const release = this.synthesizer.admit()
+    const queue = this.queueOf(options, stream)
+    const release = this.admit(stream ? queue ?? {} : undefined, queue?.playing() ?? false)
     options.log.info({ voice: prepared.voice.name, characters: request.text.length, format, stream }, 'synthesis')
     options.log.debug({ text: request.text }, 'synthesis text')
-    return await this.run(options, prepared, stream, key, release)
+    return await this.run(options, prepared, stream, key, release, queue)
+  }
+
+  /** A place among the requests in progress (TTS_MAX_PENDING) and, for a
+   * stream, among the listeners the slots can keep fed; 503 when either is full. */
+  private admit (listener: object | undefined, heard: boolean): () => void {
+    const stream = listener === undefined ? () => {} : this.streams.admit(listener, heard)
+    try {
+      const pending = this.synthesizer.admit()
+      return () => {
+        pending()
+        stream()
+      }
+    } catch (error) {
+      stream()
+      throw error
+    }
   }
 
   /** A phrase-cache hit: no work, no audio charged; its place is held
@@ -228,7 +259,8 @@ export class SpeechService {
     return this.playbacks.queueFor(options.admission.tenant, options.id, options.request.after)
   }
 
-  private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void): Promise<Speech> {
+  private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void,
+    playback: PlaybackQueue | undefined): Promise<Speech> {
     const { format } = options
     const controller = new AbortController()
     const signal = controller.signal
@@ -265,7 +297,7 @@ export class SpeechService {
       get timingChunksMade () { return timingChunksMade }
     }
     // Made now, before any wait: the listener's time starts at arrival.
-    const clock = this.synthesizer.clockFor(prepared, stream, this.queueOf(options, stream))
+    const clock = this.synthesizer.clockFor(prepared, stream, playback)
     const kinds = new Set(options.timestamps ?? [])
     const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => { timingChunksMade++; await queue.push(chunk, timingBytes(chunk)) } } }
     const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.admission.share, clock, ...timing }

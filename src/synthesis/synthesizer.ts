@@ -16,6 +16,7 @@ import { isValidVoiceName } from '../voices/voice-name.js'
 import { defaultVoiceStatus, type DefaultVoiceChoice, type DefaultVoiceStatus } from './default-voice.js'
 import { requestSettings, type SettingsRequest } from './settings.js'
 import type { TtsRequest } from './tts-request.js'
+import { LookAhead } from './look-ahead.js'
 import { runSentences, type ChunkSink, type WholeSentenceSink, type TimingSink } from './sentence-pipeline.js'
 import { unchanged, type SpokenText } from '../text/normalize/index.js'
 import { pronounce } from '../text/pronounce.js'
@@ -128,6 +129,8 @@ export interface SynthesizerSettings extends DefaultVoiceChoice {
 export class Synthesizer {
   private pendingCount = 0
   private requests = 0
+  /** How far a stream's work runs ahead of its listener, for every protocol (look-ahead.ts). */
+  readonly lookAhead: LookAhead
 
   constructor (
     private readonly config: SynthesizerSettings,
@@ -137,7 +140,9 @@ export class Synthesizer {
     private readonly log: Logger,
     /** Installed lexicons (src/lexicons); none: only what a request's text says. */
     private readonly lexicons?: LexiconSource
-  ) {}
+  ) {
+    this.lookAhead = new LookAhead(config.sentenceWindow)
+  }
 
   get pending (): number {
     return this.pendingCount
@@ -238,9 +243,7 @@ export class Synthesizer {
   /** Admits one more request or refuses at once with 503. Call the returned
    * function when the request is done. */
   admit (): () => void {
-    if (this.pendingCount >= this.config.maxPending) {
-      throw overloaded(Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10)))
-    }
+    if (this.pendingCount >= this.config.maxPending) throw overloaded(this.retryAfterSeconds)
     this.pendingCount++
     let released = false
     return () => {
@@ -249,6 +252,18 @@ export class Synthesizer {
         this.pendingCount--
       }
     }
+  }
+
+  /** What a refused request is told to wait: a tenth of a request's time. */
+  get retryAfterSeconds (): number {
+    return Math.max(1, Math.ceil(this.config.timeoutMs / 1000 / 10))
+  }
+
+  /** Audio seconds per second the inference slots make now, as measured
+   * (cost-meter.ts); undefined before any audio was made. */
+  streamCapacity (): number | undefined {
+    const gate = this.pools.gate
+    return gate.cost.capacity(gate.limit)
   }
 
   /** A playback clock for an answer arriving now: streamed or whole, and
@@ -269,7 +284,7 @@ export class Synthesizer {
         binding: this.runtime.binding,
         pools: this.pools,
         chunking: this.config.chunking,
-        sentenceWindow: this.config.sentenceWindow,
+        lookAhead: this.lookAhead,
         request: this.requests++,
         sampleRate: prepared.sampleRate,
         text: prepared.text,
@@ -305,7 +320,7 @@ export class Synthesizer {
     const { pool, release } = await this.pools.acquire(prepared.voice.voice, signal)
     try {
       const result = await runSentences(pool, phonemes, prepared.settings, signal, {
-        request: this.requests++, chunking: this.config.chunking, onChunk, onSentence, onStart, window: this.config.sentenceWindow, onTiming, clock, tenant
+        request: this.requests++, chunking: this.config.chunking, onChunk, onSentence, onStart, lookAhead: this.lookAhead, onTiming, clock, tenant
       })
       this.log.debug({ voice: prepared.voice.name, spread: result.spread }, 'sentences decoded')
       if (result.missingPhonemes > 0) this.log.warn({ voice: prepared.voice.name, missingPhonemes: result.missingPhonemes }, 'phonemes missing from the voice\'s map were skipped')

@@ -1,7 +1,9 @@
 // One context: its text cut into pieces (text-cutter.ts), each piece spoken
 // by the speech service, its chunks sent back as protocol messages in order.
 // A piece is asked for as soon as the one before it has all its audio made
-// (up to PIECES_AHEAD beyond the one being sent), in one playback queue (the
+// (within the service's look-ahead, TTS_SENTENCE_WINDOW pieces counting the
+// one being sent: the rule POST /tts?stream=1 keeps for its sentences,
+// src/synthesis/look-ahead.ts), in one playback queue (the
 // listener hears them in order): the next sentence is made while this one
 // is still being sent and heard, and the scheduler knows it is due only when
 // this one ends. Not sooner: a piece that made audio before the one ahead of
@@ -73,10 +75,6 @@ export interface ContextHost {
    * its audio's account and its place, freed by the speech service when it ends. */
   admitSpeech: () => SpeechAdmission
 }
-
-/** Pieces asked for beyond the one being sent: each holds at most its
- * response buffer (TTS_RESPONSE_BUFFER_BYTES) until it is sent. */
-const PIECES_AHEAD = 2
 
 /** A piece whose speech was asked for. */
 interface Piece {
@@ -289,12 +287,14 @@ export class StreamContext {
   }
 
   /**
-   * Asks for the queued pieces' speech, up to PIECES_AHEAD beyond the one
-   * being sent. Only the piece to send next must be admitted now: one
-   * further ahead that the key's quota refuses waits for its turn.
+   * Asks for the queued pieces' speech within the service's look-ahead
+   * (each holds at most its response buffer, TTS_RESPONSE_BUFFER_BYTES,
+   * until it is sent). Only the piece to send next must be admitted now:
+   * one further ahead that the key's quota refuses waits for its turn.
    */
   private askAhead (): void {
-    while (this.pieces.length > 0 && this.started.length <= PIECES_AHEAD && !this.closed) {
+    // started[0] is the one being sent: index started.length is the next to ask for.
+    while (this.pieces.length > 0 && this.host.speech.lookAhead.allows(this.started.length, 0) && !this.closed) {
       if (this.started.some(piece => !piece.produced)) return
       let admission: SpeechAdmission
       try {

@@ -13,6 +13,7 @@ import type { AnswerClock } from '../../pool/schedule-clock.js'
 import { builtinSentenceCount, synthesizeBuiltin } from '../../voices/builtin.js'
 import { espeakMnemonics } from '../../voices/builtin-phonemes.js'
 import { silencePieces } from '../audio-ceiling.js'
+import type { LookAhead } from '../look-ahead.js'
 import { runSentences, type TimingSink } from '../sentence-pipeline.js'
 import type { RunOptions } from '../synthesizer.js'
 import type { TimedPiece } from '../timing.js'
@@ -30,7 +31,7 @@ export interface ScriptDeps {
   binding: NativeBinding
   pools: PoolManager
   chunking: ChunkingSettings
-  sentenceWindow: number
+  lookAhead: LookAhead
   /** The request's number, ordering its tasks after earlier requests'. */
   request: number
   sampleRate: number
@@ -138,7 +139,7 @@ async function runPiper (step: Extract<ReadyStep, { kind: 'piper' }>, offset: nu
     await runSentences(pool, sentences.map(s => s.phonemes), passage.settings, signal, {
       request: deps.request,
       chunking: deps.chunking,
-      window: deps.sentenceWindow,
+      lookAhead: deps.lookAhead,
       clock: deps.clock,
       keepClock: true,
       ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
