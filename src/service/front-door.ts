@@ -30,7 +30,9 @@ export function frontDoor (app: Pick<Koa, 'callback'>, replicaName: string): Fro
     if (draining) response.shouldKeepAlive = false
     open.add(response)
     // An answer whose headers went out before the drain keeps its
-    // connection: it is closed once idle.
+    // connection: it is closed once idle. (The routes' own close listeners
+    // are ten already: one more is expected, not a leak.)
+    response.setMaxListeners(response.getMaxListeners() + 1)
     response.once('close', () => {
       open.delete(response)
       if (draining) setImmediate(() => drainingServer?.closeIdleConnections())
