@@ -44,4 +44,6 @@ export interface ServiceDeps extends ReadinessSources, VoiceSources {
   installer: VoiceInstaller
   /** The installed lexicons, for the admin API (the synthesizer reads them too). */
   lexicons: LexiconStore
+  /** True once SIGTERM started the drain: GET /ready answers 503. */
+  draining?: () => boolean
 }

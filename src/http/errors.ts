@@ -13,6 +13,11 @@ export function notReady (missing: Array<{ voice: string, reason: string }>): Ch
   return new ChorusError('ERR_NOT_READY', `Not ready: ${missing.map(m => `${m.voice} is ${m.reason}`).join('; ')}`, { status: 503, expose: true, details: { missing } })
 }
 
+/** After SIGTERM: a proxy takes the replica out while it finishes what it has. */
+export function draining (): ChorusError {
+  return new ChorusError('ERR_NOT_READY', 'Not ready: the service is draining (shutting down)', { status: 503, expose: true, details: { draining: true } })
+}
+
 export function notFound (): ChorusError {
   return new ChorusError('ERR_NOT_FOUND', 'Not found', { status: 404 })
 }

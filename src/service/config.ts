@@ -3,7 +3,7 @@
 // 2 and a message that names the variable (see cli.ts).
 
 import { statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { DEFAULT_CHUNKING, type ChunkingSettings } from '../engine/chunking.js'
 import { LIMITS } from '../engine/synthesis-config.js'
@@ -30,6 +30,11 @@ export interface ServiceConfig {
   defaultVoiceExplicit: boolean
   /** Bounds one request from arrival to its last byte. */
   timeoutMs: number
+  /** TTS_DRAIN_GRACE_SECONDS: after SIGTERM, how long answers and WebSocket
+   * contexts in flight may take to finish before what is left is cut. */
+  drainGraceMs: number
+  /** TTS_REPLICA_NAME: named on every answer (X-Chorus-Replica), so a proxy's affinity can be seen. */
+  replicaName: string
   workersPerVoice: number
   onnxThreads: number
   /** ONNX Runtime intra-op threads of a split voice's encoder session: it
@@ -193,6 +198,7 @@ export function loadServiceConfig (env: Env): ServiceConfig {
   // compare with: it also keeps a streamed sentence's rest as one chunk.
   const scheduler = choiceSetting(read('TTS_SCHEDULER'), SCHEDULER_MODES, 'deadline')
   const streamJitterMs = integerSetting(read('TTS_STREAM_JITTER_MS'), 0, 60_000, 200)
+  const timeoutSeconds = numberSetting(read('TTS_TIMEOUT_SECONDS'), 0.1, 3600, 60)
   return {
     scheduler,
     streamJitterMs,
@@ -202,7 +208,11 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     lexiconDir: resolve(stringSetting(read('TTS_LEXICON_DIR'), join(voiceDir, 'lexicons'))),
     defaultVoice: voiceName(defaultVoice, DEFAULT_VOICE),
     defaultVoiceExplicit: defaultVoice !== undefined,
-    timeoutMs: numberSetting(read('TTS_TIMEOUT_SECONDS'), 0.1, 3600, 60) * 1000,
+    timeoutMs: timeoutSeconds * 1000,
+    // Above the request timeout by default, so whatever was admitted before
+    // SIGTERM ends by its own bound, not the drain's.
+    drainGraceMs: numberSetting(read('TTS_DRAIN_GRACE_SECONDS'), 0, 3600, timeoutSeconds + 10) * 1000,
+    replicaName: replicaNameSetting(read('TTS_REPLICA_NAME')),
     workersPerVoice,
     onnxThreads,
     onnxEncoderThreads: integerSetting(read('TTS_ONNX_ENCODER_THREADS'), 1, 256, Math.max(onnxThreads, Math.min(2, CORES))),
@@ -283,6 +293,16 @@ function allowedHostsSetting (setting: Setting | undefined): Pick<ServiceConfig,
   }
   if (names.length === 0) throw configError('host names separated by commas, or *', setting)
   return { allowedHosts: [...new Set(names)] }
+}
+
+/** Printable ASCII without spaces: it goes into a response header as it is. */
+const REPLICA_NAME_RULE = /^[\x21-\x7e]{1,253}$/
+
+/** TTS_REPLICA_NAME, or the host name (a container's or pod's own). */
+function replicaNameSetting (setting: Setting | undefined): string {
+  if (setting === undefined) return hostname()
+  if (!REPLICA_NAME_RULE.test(setting.value)) throw configError('1 to 253 printable ASCII characters without spaces', setting)
+  return setting.value
 }
 
 /** TTS_SPOOL_DIR: a folder that exists now (checked once: a typo stops the

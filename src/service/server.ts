@@ -1,6 +1,8 @@
 // Starts the TTS service: engine runtime, voice directory, worker pools,
-// HTTP server (the shared listen), then the default voice's load. close() stops accepting, lets requests in
-// flight finish (bounded by the request timeout), then stops the pools.
+// HTTP server (the shared listen), then the default voice's load. close() is
+// the drain: /ready answers 503, no new connections, answers in flight and
+// WebSocket contexts speak what they have (bounded by TTS_DRAIN_GRACE_SECONDS,
+// docs/deployment.md), then the pools stop.
 
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -31,6 +33,7 @@ import { attachWebSockets, type WebSockets } from '../websocket/upgrade.js'
 import type { PlaybackClock } from '../synthesis/heard.js'
 import { cartesiaProtocol } from '../cartesia/protocol.js'
 import { deepgramProtocol } from '../deepgram/protocol.js'
+import { frontDoor, REPLICA_HEADER } from './front-door.js'
 
 export interface RunningService {
   server: Server
@@ -116,6 +119,17 @@ export interface ServiceOptions {
   /** The clock an interrupted answer's playback position is estimated on
    * (milliseconds, monotonic): tests move it by hand (synthesis/heard.ts). */
   playbackClock?: PlaybackClock
+  /** Arms the drain's grace period; returns its cancel. Tests hold it and
+   * expire it when they choose. */
+  drainTimer?: DrainTimer
+}
+
+export type DrainTimer = (ms: number, expire: () => void) => () => void
+
+const realDrainTimer: DrainTimer = (ms, expire) => {
+  const timer = setTimeout(expire, ms)
+  timer.unref()
+  return () => clearTimeout(timer)
 }
 
 export async function startService (config: ServiceConfig, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
@@ -178,6 +192,9 @@ export async function startService (config: ServiceConfig, log: Logger, options:
   const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics), options.playbackClock)
   const installer = voiceInstaller(config, registry, log)
   const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer, lexicons }
+  const router = serviceRouter(deps)
+  const door = frontDoor(createApp(deps, router), config.replicaName)
+  deps.draining = () => door.draining
 
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
@@ -186,11 +203,10 @@ export async function startService (config: ServiceConfig, log: Logger, options:
         ? 'the default voice is not installed: requests without "voice" fail until it is'
         : 'the default voice is not installed: speaking with the built-in voice')
   }
-  const router = serviceRouter(deps)
   let listening: RunningServer
   try {
     // Requests in flight may finish within their own timeout when the service closes.
-    listening = await listen(createApp(deps, router), config.host, config.port, { graceMs: config.timeoutMs, requestTimeoutMs: config.timeoutMs + 5000 })
+    listening = await listen(door.app, config.host, config.port, { graceMs: config.drainGraceMs, requestTimeoutMs: config.timeoutMs + 5000 })
   } catch (error) {
     // A busy port: the caller reports it, and no worker may keep the process alive.
     registry.close()
@@ -199,11 +215,11 @@ export async function startService (config: ServiceConfig, log: Logger, options:
     throw error
   }
   const { server, url } = listening
-  const websockets = attachWebSockets(server, speech, access, { ...config.websocket, openaiVoices: config.openaiVoices }, log,
+  const websockets = attachWebSockets(server, speech, access, { ...config.websocket, openaiVoices: config.openaiVoices, headers: { [REPLICA_HEADER]: config.replicaName } }, log,
     speech.playbackClock, [cartesiaProtocol, deepgramProtocol])
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
-  log.info({ address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')
+  log.info({ replica: config.replicaName, address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')
   // The port is bound first, so /health answers at once and an orchestrator
   // sees a live process; /ready answers 503 until the default voice (then
   // TTS_PRELOAD_VOICES, in the background) is loaded. A request for the
@@ -220,11 +236,18 @@ export async function startService (config: ServiceConfig, log: Logger, options:
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
     closing ??= (async () => {
-      log.info('shutting down: finishing requests in flight')
-      // An open socket would hold the server open: its contexts stop now.
-      websockets.close()
+      // /ready turns 503 and the port closes: a proxy sends nothing new here.
+      door.beginDrain(server)
+      log.info({ graceSeconds: config.drainGraceMs / 1000, sockets: websockets.sessions.size, pendingRequests: synthesizer.pending }, 'draining: finishing answers and WebSocket contexts in flight')
       installer.close()
-      await listening.close()
+      const cancelGrace = (options.drainTimer ?? realDrainTimer)(config.drainGraceMs, () => {
+        log.warn({ sockets: websockets.sessions.size, pendingRequests: synthesizer.pending }, 'drain grace period over: ending what is left')
+        websockets.close()
+        server.closeAllConnections()
+      })
+      await Promise.all([listening.close(), websockets.drain()])
+      cancelGrace()
+      log.info('drained')
       registry.close()
       access.close()
       await defaultVoiceLoaded

@@ -35,6 +35,7 @@ const SINGLE = ''
 const DEFAULT_CONTEXT = 'default'
 /** WebSocket close codes (RFC 6455). */
 const NORMAL = 1000
+const GOING_AWAY = 1001
 const POLICY = 1008
 
 export class SocketSession {
@@ -93,9 +94,21 @@ export class SocketSession {
 
   private writing = 0
 
+  /** The code the socket closes with once its last context has finished. */
+  private endCode = NORMAL
+
+  /** The service is draining: each context speaks what it had flushed (then
+   * its isFinal), as on close_context, and the socket then closes with 1001;
+   * messages from now on are ignored. */
+  drain (): void {
+    if (this.ended) return
+    this.endCode = GOING_AWAY
+    this.closeGracefully()
+  }
+
   /** Ends the socket (the service is shutting down): contexts stop now. */
   shutdown (): void {
-    this.ws.close(1001, 'The server is shutting down')
+    this.ws.close(GOING_AWAY, 'The server is shutting down')
     this.stop()
   }
 
@@ -269,7 +282,7 @@ export class SocketSession {
     if (!this.ended && (!this.options.multi || this.endingAll) && this.contextCount === 0) {
       this.ended = true
       clearTimeout(this.inactivityTimer)
-      this.ws.close(NORMAL)
+      this.ws.close(this.endCode)
     }
   }
 
@@ -281,7 +294,7 @@ export class SocketSession {
     this.endingAll = true
     if (this.contextCount === 0) {
       this.ended = true
-      this.ws.close(NORMAL)
+      this.ws.close(this.endCode)
       return
     }
     for (const [id, context] of [...this.contexts]) this.closeContext(id, context)

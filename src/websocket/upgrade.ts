@@ -30,6 +30,8 @@ export interface WebSocketConfig extends WebSocketSettings {
   maxMessageBytes: number
   /** The OpenAI endpoint's voice map: ids a client hard-codes onto voices. */
   openaiVoices: Readonly<Record<string, VoiceTarget>>
+  /** Headers on the 101 and on every refusal, as on every HTTP answer (the replica's name). */
+  headers?: Readonly<Record<string, string>>
 }
 
 /** What every socket's session is given besides its socket. */
@@ -60,6 +62,9 @@ export interface WebSockets {
   /** Open sockets, for tests and metrics. */
   readonly sessions: ReadonlySet<SocketSession>
   readonly limits: SocketLimits
+  /** Each socket speaks what its contexts flushed, then closes (sockets
+   * opened from now on close at once); settles when none is left. */
+  drain: () => Promise<void>
   /** Ends every socket (the service is shutting down). */
   close: () => void
 }
@@ -77,10 +82,10 @@ export function resolveSocketVoice (speech: SpeechService, voiceMap: Readonly<Re
   throw voiceNotFound(voiceId, [...Object.keys(voiceMap).sort(), ...installed])
 }
 
-function reject (socket: Duplex, error: ChorusError): void {
+function reject (socket: Duplex, error: ChorusError, headers: Readonly<Record<string, string>>): void {
   const body = JSON.stringify({ error: error.message, code: error.code, ...error.details })
   // WWW-Authenticate on a 401, Retry-After on a 429.
-  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  const extra = Object.entries({ ...headers, ...error.headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('')
   socket.end(`HTTP/1.1 ${error.status} ${error.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`)
 }
 
@@ -100,6 +105,10 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
     }
     return undefined
   }
+  const headers = config.headers ?? {}
+  wss.on('headers', lines => { for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`) })
+  let draining = false
+  let drained: (() => void) | undefined
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {})
     try {
@@ -126,19 +135,32 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
         const session = new SocketSession(ws, options, voice, speech, config, limits,
           log.child({ socket: nextId++, voice: voice.voice, multi: options.multi, key: admitted.tenant.name }), admitted, playbackClock)
         sessions.add(session)
-        ws.on('close', () => sessions.delete(session))
+        ws.on('close', () => {
+          sessions.delete(session)
+          if (sessions.size === 0) drained?.()
+        })
+        if (draining) session.drain()
       })
     } catch (error) {
       if (!isChorusError(error)) log.error({ err: error }, 'websocket upgrade failed')
-      reject(socket, isChorusError(error) ? error : new ChorusError('ERR_INTERNAL', 'Internal error', { status: 500 }))
+      reject(socket, isChorusError(error) ? error : new ChorusError('ERR_INTERNAL', 'Internal error', { status: 500 }), headers)
     }
   })
   return {
     routes: [...SOCKET_ROUTES, ...protocols.flatMap(protocol => protocol.routes)],
     sessions,
     limits,
+    drain: async () => {
+      draining = true
+      const settled = new Promise<void>(resolve => { drained = resolve })
+      for (const session of sessions) session.drain()
+      if (sessions.size > 0) await settled
+    },
     close: () => {
-      for (const session of [...sessions, ...others]) session.shutdown()
+      // Cartesia's and Deepgram's sessions have no drain of their own yet:
+      // they are closed (1001) when the drain ends (docs/deployment.md).
+      for (const session of sessions) session.drain()
+      for (const session of others) session.shutdown()
       wss.close()
     }
   }

@@ -160,7 +160,7 @@ t.test('Services, the disruption budget and the autoscalers point at the right p
 
 t.test('the Envoy example hashes on the header the service reads', async t => {
   const envoy = parse(await readFile(join(K8S, 'envoy/envoy.yaml'), 'utf8'))
-  const route = envoy.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config.virtual_hosts[0].routes[0].route
+  const route = envoy.static_resources.listeners[0].filter_chains[0].filters[0].typed_config.route_config.virtual_hosts[0].routes.find((r: any) => r.match.prefix === '/').route
   t.same(route.hash_policy, [{ header: { header_name: VOICE_HEADER } }])
   t.ok(Number(route.timeout.replace(/s$/, '')) > Number(find('ConfigMap', 'chorus-tts').data.TTS_TIMEOUT_SECONDS))
   const [cluster] = envoy.static_resources.clusters

@@ -1,7 +1,7 @@
 // The TTS service's settings go through the shared reader: the same trimming
 // rule, number forms and messages as every other command.
 
-import { availableParallelism } from 'node:os'
+import { availableParallelism, hostname } from 'node:os'
 import t from 'tap'
 import { loadServiceConfig } from '../../src/service/config.js'
 
@@ -84,4 +84,16 @@ t.test('TTS_DECODER_CUT: the flow on its own by default; decoder puts it in the 
   t.equal(load({ TTS_DECODER_CUT: ' flow ' }).chunking.cut, 'flow')
   t.throws(() => load({ TTS_DECODER_CUT: 'auto' }),
     { code: 'ERR_CONFIG', message: 'Expected one of decoder, flow, staged for TTS_DECODER_CUT but received "auto" (string)' })
+})
+
+t.test('TTS_DRAIN_GRACE_SECONDS: above TTS_TIMEOUT_SECONDS by default; TTS_REPLICA_NAME: the host name by default, header-safe', async t => {
+  t.equal(load({}).drainGraceMs, 70_000, '60 s of request timeout, then 10 s more')
+  t.equal(load({ TTS_TIMEOUT_SECONDS: '5' }).drainGraceMs, 15_000)
+  t.equal(load({ TTS_DRAIN_GRACE_SECONDS: '2.5' }).drainGraceMs, 2500)
+  t.throws(() => load({ TTS_DRAIN_GRACE_SECONDS: '-1' }),
+    { code: 'ERR_CONFIG', message: 'Expected a number from 0 to 3600 for TTS_DRAIN_GRACE_SECONDS but received "-1" (string)' })
+  t.equal(load({}).replicaName, hostname())
+  t.equal(load({ TTS_REPLICA_NAME: ' tts-2 ' }).replicaName, 'tts-2')
+  t.throws(() => load({ TTS_REPLICA_NAME: 'tts 2' }),
+    { code: 'ERR_CONFIG', message: 'Expected 1 to 253 printable ASCII characters without spaces for TTS_REPLICA_NAME but received "tts 2" (string)' })
 })

@@ -3,7 +3,7 @@
 import Router from '@koa/router'
 import type { ChorusState } from '../context.js'
 import type { ServiceDeps } from '../deps.js'
-import { notReady } from '../errors.js'
+import { draining, notReady } from '../errors.js'
 import { checkReadiness, poolHealth, servingVoices } from '../../synthesis/readiness.js'
 import { describeBrokenVoices, describeVoices } from '../../synthesis/voice-info.js'
 
@@ -30,6 +30,7 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   })
   router.get('ready', '/ready', ctx => {
     ctx.state.route = '/ready'
+    if (deps.draining?.() === true) throw draining()
     const missing = checkReadiness(deps)
     if (missing.length > 0) throw notReady(missing)
     ctx.body = { status: 'ready', voices: servingVoices(deps) }
