@@ -8,7 +8,7 @@
 
 import { invalid, isFiniteNumber, isPlainObject } from '../validate.js'
 import type { OutputFormat } from '../websocket/output-format.js'
-import { invalidMessage } from '../websocket/errors.js'
+import { messageObject } from '../websocket/errors.js'
 
 export const CARTESIA_ROUTE = '/tts/websocket'
 
@@ -39,13 +39,7 @@ function flag (body: Record<string, unknown>, field: string): boolean {
 }
 
 export function parseCartesiaMessage (data: string): CartesiaMessage {
-  let body: unknown
-  try {
-    body = JSON.parse(data)
-  } catch {
-    throw invalidMessage(`Expected a JSON object for the message but received text that is not JSON (${data.length} characters)`)
-  }
-  if (!isPlainObject(body)) throw invalid('a JSON object', 'the message', body)
+  const body = messageObject(data)
   const contextId = body.context_id
   if (typeof contextId !== 'string' || contextId.length === 0 || contextId.length > 128) throw invalid('a string of 1 to 128 characters', 'context_id', contextId)
   if (flag(body, 'cancel')) {

@@ -7,7 +7,7 @@
 
 import { invalid, isFiniteNumber, isPlainObject } from '../validate.js'
 import type { OutputFormat } from '../websocket/output-format.js'
-import { invalidMessage } from '../websocket/errors.js'
+import { messageObject } from '../websocket/errors.js'
 
 export const DEEPGRAM_ROUTE = '/v1/speak'
 
@@ -41,13 +41,7 @@ export type DeepgramMessage =
 const TYPES = ['Speak', 'Flush', 'Clear', 'Close']
 
 export function parseDeepgramMessage (data: string): DeepgramMessage {
-  let body: unknown
-  try {
-    body = JSON.parse(data)
-  } catch {
-    throw invalidMessage(`Expected a JSON object for the message but received text that is not JSON (${data.length} characters)`)
-  }
-  if (!isPlainObject(body)) throw invalid('a JSON object', 'the message', body)
+  const body = messageObject(data)
   const type = body.type
   if (typeof type !== 'string' || !TYPES.includes(type)) throw invalid(`one of ${TYPES.join(', ')}`, 'type', type)
   if (type === 'Speak') {

@@ -3,9 +3,22 @@
 // Pipecat's plugins read `error`); the ones marked fatal also close the socket.
 
 import { ChorusError } from '../errors.js'
+import { invalid, isPlainObject } from '../validate.js'
 
 export function invalidMessage (reason: string): ChorusError {
   return new ChorusError('ERR_WS_INVALID_MESSAGE', reason, { status: 400 })
+}
+
+/** A socket's text message as the JSON object every protocol here sends, or its refusal. */
+export function messageObject (data: string): Record<string, unknown> {
+  let body: unknown
+  try {
+    body = JSON.parse(data)
+  } catch {
+    throw invalidMessage(`Expected a JSON object for the message but received text that is not JSON (${data.length} characters)`)
+  }
+  if (!isPlainObject(body)) throw invalid('a JSON object', 'the message', body)
+  return body
 }
 
 /** TTS_WS_MAX_CONTEXTS (per socket) or TTS_WS_MAX_CONTEXTS_TOTAL (the process). */

@@ -13,7 +13,7 @@ import type { LexiconLocator } from '../synthesis/lexicon-source.js'
 import { parseLexiconLocators, type TtsRequest } from '../synthesis/tts-request.js'
 import { invalid, isFiniteNumber, isInteger, isPlainObject } from '../validate.js'
 import { parseOutputFormat, type OutputFormat } from './output-format.js'
-import { invalidMessage } from './errors.js'
+import { messageObject } from './errors.js'
 
 /** The socket's endpoints, as route patterns: what an upgrade may ask for. */
 export const SOCKET_ROUTES = ['/v1/text-to-speech/:voice_id/stream-input', '/v1/text-to-speech/:voice_id/multi-stream-input'] as const
@@ -119,13 +119,7 @@ function schedule (body: Record<string, unknown>): number[] | undefined {
 }
 
 export function parseClientMessage (data: string): ClientMessage {
-  let body: unknown
-  try {
-    body = JSON.parse(data)
-  } catch {
-    throw invalidMessage(`Expected a JSON object for the message but received text that is not JSON (${data.length} characters)`)
-  }
-  if (!isPlainObject(body)) throw invalid('a JSON object', 'the message', body)
+  const body = messageObject(data)
   const text = body.text
   if (text !== undefined && text !== null && typeof text !== 'string') throw invalid('a string', 'text', text)
   const contextId = body.context_id
