@@ -82,6 +82,32 @@ function lexiconAdminPaths (): Record<string, unknown> {
   }
 }
 
+/** ElevenLabs' HTTP routes (their SDK's names; docs/protocols.md) and what a
+ * barged-in listener heard. The sockets (ElevenLabs', Cartesia's, Deepgram's)
+ * are not HTTP operations: docs/websocket.md and docs/protocols.md. */
+function protocolPaths (): Record<string, unknown> {
+  const voiceId = { name: 'voice_id', in: 'path', required: true, schema: { type: 'string' }, description: 'A voice name, or an OpenAI voice name mapped to one' }
+  const outputFormat = { name: 'output_format', in: 'query', schema: { type: 'string', default: 'mp3_44100_128' }, description: 'ElevenLabs\' names: pcm_<rate>, mp3_<rate>_<kbps>, ulaw_8000, alaw_8000, …' }
+  const body = { required: true, content: json({ type: 'object', required: ['text'], properties: { text: { type: 'string' }, voice_settings: { type: 'object', properties: { speed: { type: 'number' } } }, pronunciation_dictionary_locators: { type: 'array', items: { type: 'object' } }, model_id: { type: 'string', description: 'Accepted and ignored' } } }) }
+  const failures = errors('Error', [400, 401, 403, 404, 413, 421, 429, 503, 504])
+  const speech = (summary: string, content: Record<string, unknown>) => ({ post: { summary, parameters: [voiceId, outputFormat], requestBody: body, responses: { 200: { description: summary, content }, ...failures } } })
+  const timed = json({ type: 'object', properties: { audio_base64: { type: 'string' }, alignment: { type: 'object' }, normalized_alignment: { type: 'object' } } })
+  return {
+    '/v1/text-to-speech/{voice_id}': speech('ElevenLabs\' text to speech: the whole audio', audio),
+    '/v1/text-to-speech/{voice_id}/stream': speech('ElevenLabs\' text to speech, streamed', audio),
+    '/v1/text-to-speech/{voice_id}/with-timestamps': speech('The audio base64-encoded with its character alignment', timed),
+    '/v1/text-to-speech/{voice_id}/stream/with-timestamps': speech('Streamed: one JSON object per line, each an audio chunk with its alignment', json({ type: 'string' })),
+    '/v1/voices': { get: { summary: 'Voices in ElevenLabs\' shape', responses: { 200: { description: 'Voices', content: json({ type: 'object', properties: { voices: { type: 'array', items: { type: 'object' } } } }) }, ...errors('Error', [401, 403, 421]) } } },
+    '/v1/heard/{id}': {
+      get: {
+        summary: 'What the listener heard of a streamed answer cut short (its X-Request-Id), for the key that asked for it',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'audio_played_ms', in: 'query', schema: { type: 'number', minimum: 0 }, description: 'The client\'s playback position; without it, estimated from the audio sent' }],
+        responses: { 200: { description: 'The last word heard and the text spoken and left', content: json({ type: 'object', properties: { request_id: { type: 'string' }, audio_played_ms: { type: 'integer' }, audio_sent_ms: { type: 'integer' }, last_word: { type: ['string', 'null'] }, text_spoken: { type: 'string' }, text_remaining: { type: 'string' } } }) }, ...errors('Error', [400, 401, 404]) }
+      }
+    }
+  }
+}
+
 export function openApiDocument (version: string): Record<string, unknown> {
   const synthesis = {
     requestBody: { required: true, content: json(ref('TtsRequest')) },
@@ -110,6 +136,7 @@ export function openApiDocument (version: string): Record<string, unknown> {
       '/metrics': { get: { summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       ...voiceAdminPaths(),
       ...lexiconAdminPaths(),
+      ...protocolPaths(),
       '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
       '/': { get: { summary: 'The playground: a page to type text and listen', responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } }
     },

@@ -34,7 +34,7 @@ const LOCATORS = { type: 'array', maxItems: 3, items: { type: 'object', required
 
 t.test('the document: OpenAPI 3.1, every route, the request fields and rules docs/api.md gives', async t => {
   t.equal(doc.openapi, '3.1.0')
-  t.same(Object.keys(doc.paths).sort(), ['/', '/admin/lexicons', '/admin/lexicons/{id}', '/admin/lexicons/{id}/{version}', '/admin/voices', '/admin/voices/{name}', '/health', '/metrics', '/openapi.json', '/tts', '/v1/audio/speech', '/v1/audio/voices', '/v1/models', '/v1/tts', '/voices'])
+  t.same(Object.keys(doc.paths).sort(), ['/', '/admin/lexicons', '/admin/lexicons/{id}', '/admin/lexicons/{id}/{version}', '/admin/voices', '/admin/voices/{name}', '/health', '/metrics', '/openapi.json', '/tts', '/v1/audio/speech', '/v1/audio/voices', '/v1/heard/{id}', '/v1/models', '/v1/text-to-speech/{voice_id}', '/v1/text-to-speech/{voice_id}/stream', '/v1/text-to-speech/{voice_id}/stream/with-timestamps', '/v1/text-to-speech/{voice_id}/with-timestamps', '/v1/tts', '/v1/voices', '/voices'])
   // Written out here, not built from the code's schemas: a field or a bound
   // changed in the code shows as a difference from what clients were told.
   t.same(rules(doc.components.schemas.TtsRequest), {
