@@ -177,6 +177,103 @@ function apiKeySettings (read: (name: string) => Setting | undefined): Pick<Serv
   }
 }
 
+type Read = (name: string) => Setting | undefined
+
+/** How sentences are cut into runs and chunks (docs/engine.md#chunked-decoding). */
+function chunkingSettings (read: Read, scheduler: ServiceConfig['scheduler']): ServiceConfig['chunking'] {
+  return {
+    chunkFrames: integerSetting(read('TTS_DECODER_CHUNK_FRAMES'), 16, 4096, DEFAULT_CHUNKING.chunkFrames),
+    marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),
+    firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
+    maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes),
+    firstRunPhonemes: integerSetting(read('TTS_STREAM_FIRST_RUN_PHONEMES'), 0, 100_000, 0),
+    growStreamChunks: scheduler === 'deadline',
+    streamChunkGrowth: integerSetting(read('TTS_STREAM_CHUNK_GROWTH'), 1, 8, DEFAULT_CHUNKING.streamChunkGrowth),
+    cut: choiceSetting(read('TTS_DECODER_CUT'), ['decoder', 'flow', 'staged'] as const, DEFAULT_CHUNKING.cut)
+  }
+}
+
+/** The WebSocket's limits (docs/websocket.md#limits-and-a-slow-reader). */
+function websocketSettings (read: Read, maxPending: number, maxTextLength: number): ServiceConfig['websocket'] {
+  return {
+    maxContexts: integerSetting(read('TTS_WS_MAX_CONTEXTS'), 1, 1000, 5),
+    maxContextsTotal: integerSetting(read('TTS_WS_MAX_CONTEXTS_TOTAL'), 1, 1_000_000, 4 * maxPending),
+    // A socket's text fits one request's, so any piece cut from it does.
+    maxText: integerSetting(read('TTS_WS_MAX_TEXT'), 1, maxTextLength, maxTextLength),
+    maxTextTotal: integerSetting(read('TTS_WS_MAX_TEXT_TOTAL'), 1, Number.MAX_SAFE_INTEGER, 4 * maxPending * maxTextLength),
+    textWaitMs: integerSetting(read('TTS_WS_TEXT_WAIT_MS'), 10, 60_000, 1000),
+    maxMessageBytes: integerSetting(read('TTS_WS_MAX_MESSAGE_BYTES'), 1024, 16 * 1024 * 1024, 64 * 1024)
+  }
+}
+
+/** The admin API's token and where voice installs download from, within what time. */
+function voiceAdminSettings (read: Read): Pick<ServiceConfig, 'adminToken' | 'voiceSource' | 'voiceCatalog' | 'voiceDownload'> {
+  return {
+    adminToken: adminTokenSetting(read('TTS_ADMIN_TOKEN')),
+    voiceSource: sourceSetting(read('TTS_VOICE_SOURCE')),
+    voiceCatalog: resolve(stringSetting(read('TTS_VOICE_CATALOG'), DEFAULT_CATALOG_PATH)),
+    voiceDownload: {
+      deadlineMs: numberSetting(read('TTS_VOICE_DOWNLOAD_TIMEOUT_SECONDS'), 0.1, 86_400, 900) * 1000,
+      stallMs: numberSetting(read('TTS_VOICE_DOWNLOAD_STALL_SECONDS'), 0.1, 3600, DEFAULT_TIMEOUT_MS / 1000) * 1000
+    }
+  }
+}
+
+/** ONNX Runtime's sessions and the native libraries (docs/engine.md). */
+function engineSettings (read: Read, onnxThreads: number): Pick<ServiceConfig, 'onnxEncoderThreads' | 'liftConvolutions' | 'bandAttention' | 'ortLibrary' | 'espeakData' | 'avcodecLibrary'> {
+  return {
+    onnxEncoderThreads: integerSetting(read('TTS_ONNX_ENCODER_THREADS'), 1, 256, Math.max(onnxThreads, Math.min(2, CORES))),
+    // Same audio, ~20 % less decoder time on ONNX Runtime's CPU kernels (docs/engine.md); 0 runs the graph as exported.
+    liftConvolutions: choiceSetting(read('TTS_ONNX_LIFT_CONV'), ['0', '1'], '1') === '1',
+    // The same audio, ~20 % less encoder time for a 45-word sentence (docs/engine.md); 0 runs the attention as exported.
+    bandAttention: choiceSetting(read('TTS_ONNX_BAND_ATTENTION'), ['0', '1'], '1') === '1',
+    ortLibrary: stringSetting(read('CHORUS_ORT_LIBRARY'), undefined),
+    espeakData: stringSetting(read('CHORUS_ESPEAK_DATA'), undefined),
+    avcodecLibrary: stringSetting(read('CHORUS_AVCODEC_LIBRARY'), undefined)
+  }
+}
+
+/** Audio made and not yet read, per response and in all, and where whole answers spill. */
+function bufferSettings (read: Read, maxPending: number): Pick<ServiceConfig, 'responseBufferBytes' | 'bufferBytes' | 'spoolDir'> {
+  const responseBufferBytes = integerSetting(read('TTS_RESPONSE_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, 1024 * 1024)
+  return {
+    responseBufferBytes,
+    // Every admitted request's own bound, by default: a stalled client waits
+    // on its own bound first, and all of them together on this one.
+    bufferBytes: integerSetting(read('TTS_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, maxPending * responseBufferBytes),
+    spoolDir: spoolDirSetting(read('TTS_SPOOL_DIR'))
+  }
+}
+
+function bundledVoiceSettings (read: Read): Pick<ServiceConfig, 'bundledVoiceDir' | 'installBundled'> {
+  return {
+    bundledVoiceDir: stringSetting(read('CHORUS_BUNDLED_VOICE_DIR'), join(PACKAGE_ROOT, 'voices/bundled')),
+    installBundled: choiceSetting(read('CHORUS_INSTALL_BUNDLED'), ['0', '1'], '1') === '1'
+  }
+}
+
+/** Voices' pools, their loading and the encoders' threads. */
+function poolSettings (read: Read): Pick<ServiceConfig, 'maxLoadedVoices' | 'workerIdleMs' | 'preloadVoices' | 'rescanMs' | 'encoderThreads' | 'openaiVoices'> {
+  return {
+    maxLoadedVoices: integerSetting(read('TTS_MAX_LOADED_VOICES'), 1, 10_000, 64),
+    workerIdleMs: numberSetting(read('TTS_WORKER_IDLE_SECONDS'), 0, 86_400, 60) * 1000,
+    preloadVoices: preloadList(read('TTS_PRELOAD_VOICES')),
+    rescanMs: numberSetting(read('TTS_VOICE_RESCAN_SECONDS'), 0.1, 3600, 5) * 1000,
+    encoderThreads: integerSetting(read('TTS_ENCODER_THREADS'), 1, 64, 1),
+    openaiVoices: loadVoiceMap(stringSetting(read('TTS_OPENAI_VOICES'), undefined))
+  }
+}
+
+/** How far a stream's work runs ahead, and how many streams the slots can keep ahead of their listeners. */
+function streamSettings (read: Read, workersPerVoice: number): Pick<ServiceConfig, 'sentenceWindow' | 'streamAdmission'> {
+  return {
+    // Enough sentences ahead to keep each of the voice's workers busy while one is read.
+    sentenceWindow: integerSetting(read('TTS_SENTENCE_WINDOW'), 1, 10_000, 2 * workersPerVoice),
+    // A stream's listener needs an audio second per second: beyond what the slots make, every stream runs dry.
+    streamAdmission: numberSetting(read('TTS_STREAM_ADMISSION'), 0, 100, 1)
+  }
+}
+
 export function loadServiceConfig (env: Env): ServiceConfig {
   // Every variable through the shared reader: trimmed, blank counts as unset.
   const read = (name: string): Setting | undefined => envSetting(env, name)
@@ -193,7 +290,6 @@ export function loadServiceConfig (env: Env): ServiceConfig {
   const maxTextLength = integerSetting(read('TTS_MAX_TEXT_LENGTH'), 1, 1_000_000, 5000)
   const maxPending = integerSetting(read('TTS_MAX_PENDING'), 1, 100_000, 64)
   const workersPerVoice = integerSetting(read('TTS_WORKERS_PER_VOICE'), 1, 256, CORES)
-  const responseBufferBytes = integerSetting(read('TTS_RESPONSE_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, 1024 * 1024)
   // Scheduling (docs/engine.md#scheduling). FIFO is today's order, kept to
   // compare with: it also keeps a streamed sentence's rest as one chunk.
   const scheduler = choiceSetting(read('TTS_SCHEDULER'), SCHEDULER_MODES, 'deadline')
@@ -215,68 +311,25 @@ export function loadServiceConfig (env: Env): ServiceConfig {
     replicaName: replicaNameSetting(read('TTS_REPLICA_NAME')),
     workersPerVoice,
     onnxThreads,
-    onnxEncoderThreads: integerSetting(read('TTS_ONNX_ENCODER_THREADS'), 1, 256, Math.max(onnxThreads, Math.min(2, CORES))),
-    // Same audio, ~20 % less decoder time on ONNX Runtime's CPU kernels (docs/engine.md); 0 runs the graph as exported.
-    liftConvolutions: choiceSetting(read('TTS_ONNX_LIFT_CONV'), ['0', '1'], '1') === '1',
-    // The same audio, ~20 % less encoder time for a 45-word sentence (docs/engine.md); 0 runs the attention as exported.
-    bandAttention: choiceSetting(read('TTS_ONNX_BAND_ATTENTION'), ['0', '1'], '1') === '1',
-    maxLoadedVoices: integerSetting(read('TTS_MAX_LOADED_VOICES'), 1, 10_000, 64),
+    ...engineSettings(read, onnxThreads),
     voiceMemoryBytes,
     maxConcurrentInferences,
-    workerIdleMs: numberSetting(read('TTS_WORKER_IDLE_SECONDS'), 0, 86_400, 60) * 1000,
-    preloadVoices: preloadList(read('TTS_PRELOAD_VOICES')),
     maxPending,
     maxTextLength,
+    ...streamSettings(read, workersPerVoice),
+    ...poolSettings(read),
     maxAudioSeconds: numberSetting(read('TTS_MAX_AUDIO_SECONDS'), 1, 86_400, defaultMaxAudioSeconds(maxTextLength)),
-    // Enough sentences ahead to keep each of the voice's workers busy while one is read.
-    sentenceWindow: integerSetting(read('TTS_SENTENCE_WINDOW'), 1, 10_000, 2 * workersPerVoice),
-    // A stream's listener needs an audio second per second: beyond what the slots make, every stream runs dry.
-    streamAdmission: numberSetting(read('TTS_STREAM_ADMISSION'), 0, 100, 1),
-    responseBufferBytes,
-    // Every admitted request's own bound, by default: a stalled client waits
-    // on its own bound first, and all of them together on this one.
-    bufferBytes: integerSetting(read('TTS_BUFFER_BYTES'), 1024, Number.MAX_SAFE_INTEGER, maxPending * responseBufferBytes),
-    spoolDir: spoolDirSetting(read('TTS_SPOOL_DIR')),
-    bundledVoiceDir: stringSetting(read('CHORUS_BUNDLED_VOICE_DIR'), join(PACKAGE_ROOT, 'voices/bundled')),
-    installBundled: choiceSetting(read('CHORUS_INSTALL_BUNDLED'), ['0', '1'], '1') === '1',
-    rescanMs: numberSetting(read('TTS_VOICE_RESCAN_SECONDS'), 0.1, 3600, 5) * 1000,
     cacheBytes,
-    encoderThreads: integerSetting(read('TTS_ENCODER_THREADS'), 1, 64, 1),
-    openaiVoices: loadVoiceMap(stringSetting(read('TTS_OPENAI_VOICES'), undefined)),
     allowedOrigins: originsSetting(read('TTS_ALLOWED_ORIGINS')),
     ...allowedHostsSetting(read('TTS_ALLOWED_HOSTS')),
     // CHORUS_LOG_LEVEL for every server; the deprecated TTS_LOG_LEVEL still works and yields to it when both are set.
     logLevel: logLevelSetting(envSetting(env, 'CHORUS_LOG_LEVEL', 'TTS_LOG_LEVEL')),
     ...apiKeySettings(read),
-    chunking: {
-      chunkFrames: integerSetting(read('TTS_DECODER_CHUNK_FRAMES'), 16, 4096, DEFAULT_CHUNKING.chunkFrames),
-      marginFrames: integerSetting(read('TTS_DECODER_MARGIN_FRAMES'), 0, 256, DEFAULT_CHUNKING.marginFrames),
-      firstChunkFrames: integerSetting(read('TTS_STREAM_FIRST_CHUNK_FRAMES'), 8, 4096, DEFAULT_CHUNKING.firstChunkFrames),
-      maxPhonemes: integerSetting(read('TTS_MAX_PHONEMES_PER_RUN'), 50, 100_000, DEFAULT_CHUNKING.maxPhonemes),
-      firstRunPhonemes: integerSetting(read('TTS_STREAM_FIRST_RUN_PHONEMES'), 0, 100_000, 0),
-      growStreamChunks: scheduler === 'deadline',
-      streamChunkGrowth: integerSetting(read('TTS_STREAM_CHUNK_GROWTH'), 1, 8, DEFAULT_CHUNKING.streamChunkGrowth),
-      cut: choiceSetting(read('TTS_DECODER_CUT'), ['decoder', 'flow', 'staged'] as const, DEFAULT_CHUNKING.cut)
-    },
-    websocket: {
-      maxContexts: integerSetting(read('TTS_WS_MAX_CONTEXTS'), 1, 1000, 5),
-      maxContextsTotal: integerSetting(read('TTS_WS_MAX_CONTEXTS_TOTAL'), 1, 1_000_000, 4 * maxPending),
-      // A socket's text fits one request's, so any piece cut from it does.
-      maxText: integerSetting(read('TTS_WS_MAX_TEXT'), 1, maxTextLength, maxTextLength),
-      maxTextTotal: integerSetting(read('TTS_WS_MAX_TEXT_TOTAL'), 1, Number.MAX_SAFE_INTEGER, 4 * maxPending * maxTextLength),
-      textWaitMs: integerSetting(read('TTS_WS_TEXT_WAIT_MS'), 10, 60_000, 1000),
-      maxMessageBytes: integerSetting(read('TTS_WS_MAX_MESSAGE_BYTES'), 1024, 16 * 1024 * 1024, 64 * 1024)
-    },
-    ortLibrary: stringSetting(read('CHORUS_ORT_LIBRARY'), undefined),
-    espeakData: stringSetting(read('CHORUS_ESPEAK_DATA'), undefined),
-    avcodecLibrary: stringSetting(read('CHORUS_AVCODEC_LIBRARY'), undefined),
-    adminToken: adminTokenSetting(read('TTS_ADMIN_TOKEN')),
-    voiceSource: sourceSetting(read('TTS_VOICE_SOURCE')),
-    voiceCatalog: resolve(stringSetting(read('TTS_VOICE_CATALOG'), DEFAULT_CATALOG_PATH)),
-    voiceDownload: {
-      deadlineMs: numberSetting(read('TTS_VOICE_DOWNLOAD_TIMEOUT_SECONDS'), 0.1, 86_400, 900) * 1000,
-      stallMs: numberSetting(read('TTS_VOICE_DOWNLOAD_STALL_SECONDS'), 0.1, 3600, DEFAULT_TIMEOUT_MS / 1000) * 1000
-    }
+    ...bufferSettings(read, maxPending),
+    ...bundledVoiceSettings(read),
+    chunking: chunkingSettings(read, scheduler),
+    websocket: websocketSettings(read, maxPending, maxTextLength),
+    ...voiceAdminSettings(read)
   }
 }
 

@@ -33,7 +33,7 @@ import { attachWebSockets, type WebSockets } from '../websocket/upgrade.js'
 import type { PlaybackClock } from '../synthesis/heard.js'
 import { cartesiaProtocol } from '../cartesia/protocol.js'
 import { deepgramProtocol } from '../deepgram/protocol.js'
-import { frontDoor, REPLICA_HEADER } from './front-door.js'
+import { frontDoor, REPLICA_HEADER, type FrontDoor } from './front-door.js'
 
 export interface RunningService {
   server: Server
@@ -65,25 +65,30 @@ async function openLexicons (config: ServiceConfig, log: Logger): Promise<Lexico
   return store
 }
 
-export async function openLocalSpeech (config: ServiceConfig, log: Logger): Promise<LocalSpeech> {
-  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
-  await registry.rescan()
-  // One voice, one request: one worker, no idle reaping.
-  const pools = new PoolManager({
-    workers: 1,
+/** The voices' worker pools: the service's settings, or one worker per voice
+ * and a single loaded voice for `chorus say` (one voice, one request). */
+function voicePools (config: ServiceConfig, log: Logger, local: boolean): PoolManager {
+  return new PoolManager({
+    workers: local ? 1 : config.workersPerVoice,
     onnxThreads: config.onnxThreads,
     onnxEncoderThreads: config.onnxEncoderThreads,
     liftConvolutions: config.liftConvolutions,
     bandAttention: config.bandAttention,
-    maxLoadedVoices: 1,
+    maxLoadedVoices: local ? 1 : config.maxLoadedVoices,
     chunking: config.chunking,
     memoryBudgetBytes: config.voiceMemoryBytes,
     gate: new InferenceGate(config.maxConcurrentInferences, config.scheduler),
-    workerIdleMs: 0,
+    workerIdleMs: local ? 0 : config.workerIdleMs,
     ortLibrary: config.ortLibrary,
     espeakData: config.espeakData
   }, log)
+}
+
+export async function openLocalSpeech (config: ServiceConfig, log: Logger): Promise<LocalSpeech> {
+  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
+  await registry.rescan()
+  const pools = voicePools(config, log, true)
   const encoders = new EncoderPool(1, log, { avcodecLibrary: config.avcodecLibrary })
   const synthesizer = new Synthesizer(config, registry, pools, runtime, log, await openLexicons(config, log))
   const uncounted = { cacheHit: () => {}, cacheMiss: () => {}, speech: () => {} }
@@ -132,27 +137,9 @@ const realDrainTimer: DrainTimer = (ms, expire) => {
   return () => clearTimeout(timer)
 }
 
-export async function startService (config: ServiceConfig, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
-  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
-  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
-  await registry.start()
-  const pools = new PoolManager({
-    workers: config.workersPerVoice,
-    onnxThreads: config.onnxThreads,
-    onnxEncoderThreads: config.onnxEncoderThreads,
-    liftConvolutions: config.liftConvolutions,
-    bandAttention: config.bandAttention,
-    maxLoadedVoices: config.maxLoadedVoices,
-    chunking: config.chunking,
-    memoryBudgetBytes: config.voiceMemoryBytes,
-    gate: new InferenceGate(config.maxConcurrentInferences, config.scheduler),
-    workerIdleMs: config.workerIdleMs,
-    ortLibrary: config.ortLibrary,
-    espeakData: config.espeakData
-  }, log)
-  const cache = new PhraseCache(config.cacheBytes)
-  // A removed or replaced voice's pool goes (requests already on it finish),
-  // and so does its cached audio.
+/** A removed or replaced voice's pool goes (requests already on it finish),
+ * and so does its cached audio. */
+function followVoiceChanges (registry: VoiceRegistry, pools: PoolManager, cache: PhraseCache): void {
   registry.on('removed', name => {
     pools.retire(name, 'removed')
     cache.dropVoice(name)
@@ -161,8 +148,10 @@ export async function startService (config: ServiceConfig, log: Logger, options:
     pools.retire(voice.name, 'changed')
     cache.dropVoice(voice.name)
   })
-  const lexicons = await openLexicons(config, log)
-  const synthesizer = new Synthesizer(config, registry, pools, runtime, log, lexicons)
+}
+
+/** The service's metrics, read from its parts at each scrape. */
+function serviceMetrics (synthesizer: Synthesizer, pools: PoolManager, cache: PhraseCache, bufferedBytes: () => number): ServiceMetrics {
   const metrics = new ServiceMetrics({
     pendingRequests: () => synthesizer.pending,
     // Sentences waiting for a worker or for an inference slot.
@@ -176,26 +165,26 @@ export async function startService (config: ServiceConfig, log: Logger, options:
     inferenceSlotSeconds: () => pools.gate.heldSeconds,
     inferenceWaitSeconds: () => pools.gate.waitedSeconds,
     engineTasks: taskTimes,
-    bufferedBytes: (): number => speech.buffered.bytes
+    bufferedBytes
   })
   pools.on('loaded', (voice, seconds) => {
     metrics.voiceLoads.inc({ voice })
     metrics.voiceLoadSeconds.observe({ voice }, seconds)
   })
   pools.on('evicted', (voice, reason) => metrics.voiceEvictions.inc({ voice, reason }))
-  const preload = new Preloader(pools, registry, log)
-  const encoders = new EncoderPool(config.encoderThreads, log, { avcodecLibrary: config.avcodecLibrary })
+  return metrics
+}
+
+/** The one admission every door calls: keys (watched), quotas, allowed hosts and pages. */
+function serviceAccess (config: ServiceConfig, metrics: ServiceMetrics, options: ServiceOptions, log: Logger): { access: ApiAccess, keys?: KeyStore } {
   const keys = config.apiKeys === undefined ? undefined : new KeyStore(config.apiKeys.file, config.apiKeys.keys, log)
   keys?.watch(config.apiKeysReloadMs)
   const quotas = new Quotas(options.quotaClock ?? (() => performance.now()), config.timeoutMs)
   const access = new ApiAccess(keys, quotas, accessCounts(metrics), { allowedOrigins: config.allowedOrigins, ...(config.allowedHosts === undefined ? {} : { allowedHosts: config.allowedHosts }) })
-  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics), options.playbackClock)
-  const installer = voiceInstaller(config, registry, log)
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer, lexicons }
-  const router = serviceRouter(deps)
-  const door = frontDoor(createApp(deps, router), config.replicaName)
-  deps.draining = () => door.draining
+  return keys === undefined ? { access } : { access, keys }
+}
 
+function warnDefaultVoiceMissing (synthesizer: Synthesizer, config: ServiceConfig, log: Logger): ReturnType<Synthesizer['defaultVoice']> {
   const fallback = synthesizer.defaultVoice()
   if (!fallback.installed) {
     log.warn({ configured: fallback.configured, effective: fallback.effective, explicit: config.defaultVoiceExplicit },
@@ -203,6 +192,42 @@ export async function startService (config: ServiceConfig, log: Logger, options:
         ? 'the default voice is not installed: requests without "voice" fail until it is'
         : 'the default voice is not installed: speaking with the built-in voice')
   }
+  return fallback
+}
+
+// The port is bound first, so /health answers at once and an orchestrator
+// sees a live process; /ready answers 503 until the default voice (then
+// TTS_PRELOAD_VOICES, in the background) is loaded. A request for the
+// default voice meanwhile waits for its load, as for any cold voice,
+// within its own timeout (docs/deployment.md, "Start-up").
+function loadDefaultVoice (registry: VoiceRegistry, pools: PoolManager, name: string, log: Logger): Promise<void> {
+  const voice = registry.get(name)
+  if (voice === undefined) return Promise.resolve()
+  return pools.acquire(voice).then(lease => lease.release(), (error: unknown) => {
+    log.error({ err: error, voice: name }, 'the default voice failed to load')
+  })
+}
+
+export async function startService (config: ServiceConfig, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+  const runtime = initRuntime({ ortLibrary: config.ortLibrary, espeakData: config.espeakData })
+  const registry = new VoiceRegistry(config.voiceDir, log, config.rescanMs, bytes => overBudgetReason(bytes, config.voiceMemoryBytes))
+  await registry.start()
+  const pools = voicePools(config, log, false)
+  const cache = new PhraseCache(config.cacheBytes)
+  followVoiceChanges(registry, pools, cache)
+  const lexicons = await openLexicons(config, log)
+  const synthesizer = new Synthesizer(config, registry, pools, runtime, log, lexicons)
+  const metrics = serviceMetrics(synthesizer, pools, cache, (): number => speech.buffered.bytes)
+  const preload = new Preloader(pools, registry, log)
+  const encoders = new EncoderPool(config.encoderThreads, log, { avcodecLibrary: config.avcodecLibrary })
+  const { access, keys } = serviceAccess(config, metrics, options, log)
+  const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics), options.playbackClock)
+  const installer = voiceInstaller(config, registry, log)
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer, lexicons }
+  const router = serviceRouter(deps)
+  const door = frontDoor(createApp(deps, router), config.replicaName)
+  deps.draining = () => door.draining
+  const fallback = warnDefaultVoiceMissing(synthesizer, config, log)
   let listening: RunningServer
   try {
     // Requests in flight may finish within their own timeout when the service closes.
@@ -220,21 +245,37 @@ export async function startService (config: ServiceConfig, log: Logger, options:
   const bound = server.address() as AddressInfo
   // Where it listens (0.0.0.0 is every interface); `url` is where it is reached from here.
   log.info({ replica: config.replicaName, address: bound.address, port: bound.port, url, voiceDir: config.voiceDir, voices: synthesizer.voiceNames(), defaultVoice: fallback.effective, ort: runtime.ortVersion, apiKeys: keys === undefined ? 'off' : keys.names.size }, 'listening')
-  // The port is bound first, so /health answers at once and an orchestrator
-  // sees a live process; /ready answers 503 until the default voice (then
-  // TTS_PRELOAD_VOICES, in the background) is loaded. A request for the
-  // default voice meanwhile waits for its load, as for any cold voice,
-  // within its own timeout (docs/deployment.md, "Start-up").
-  const defaultVoice = registry.get(fallback.effective)
-  const defaultVoiceLoaded = defaultVoice === undefined
-    ? Promise.resolve()
-    : pools.acquire(defaultVoice).then(lease => lease.release(), (error: unknown) => {
-      log.error({ err: error, voice: fallback.effective }, 'the default voice failed to load')
-    })
+  const defaultVoiceLoaded = loadDefaultVoice(registry, pools, fallback.effective, log)
   preload.start(config.preloadVoices, defaultVoiceLoaded)
+  const close = drainThenStop({ config, log, options, door, server, listening, websockets, synthesizer, installer, registry, access, preload, pools, encoders, defaultVoiceLoaded })
+  return { server, url, deps, router, websockets, defaultVoiceLoaded, close }
+}
 
+interface StopParts {
+  config: ServiceConfig
+  log: Logger
+  options: ServiceOptions
+  door: FrontDoor
+  server: Server
+  listening: RunningServer
+  websockets: WebSockets
+  synthesizer: Synthesizer
+  installer: VoiceInstaller
+  registry: VoiceRegistry
+  access: ApiAccess
+  preload: Preloader
+  pools: PoolManager
+  encoders: EncoderPool
+  defaultVoiceLoaded: Promise<void>
+}
+
+/** The service's close, once however often it is called: drain (/ready 503,
+ * the port closed, answers and WebSocket contexts finish within the grace
+ * period, then what is left is cut), then stop every part. */
+function drainThenStop (parts: StopParts): () => Promise<void> {
+  const { config, log, options, door, server, listening, websockets, synthesizer, installer } = parts
   let closing: Promise<void> | undefined
-  const close = async (): Promise<void> => {
+  return async (): Promise<void> => {
     closing ??= (async () => {
       // /ready turns 503 and the port closes: a proxy sends nothing new here.
       door.beginDrain(server)
@@ -248,14 +289,13 @@ export async function startService (config: ServiceConfig, log: Logger, options:
       await Promise.all([listening.close(), websockets.drain()])
       cancelGrace()
       log.info('drained')
-      registry.close()
-      access.close()
-      await defaultVoiceLoaded
-      await preload.stop()
-      await Promise.all([pools.close(), encoders.close()])
+      parts.registry.close()
+      parts.access.close()
+      await parts.defaultVoiceLoaded
+      await parts.preload.stop()
+      await Promise.all([parts.pools.close(), parts.encoders.close()])
       log.info('stopped')
     })()
     return await closing
   }
-  return { server, url, deps, router, websockets, defaultVoiceLoaded, close }
 }

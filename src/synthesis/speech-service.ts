@@ -261,75 +261,32 @@ export class SpeechService {
 
   private async run (options: SpeechRequest, prepared: PreparedSynthesis, stream: boolean, key: string | undefined, release: () => void,
     playback: PlaybackQueue | undefined): Promise<Speech> {
-    const { format } = options
-    const controller = new AbortController()
+    const { controller, dispose } = requestSignal(options.signal, this.settings.timeoutMs)
     const signal = controller.signal
-    const timer = setTimeout(() => controller.abort(requestTimedOut()), this.settings.timeoutMs)
-    const onCallerAbort = (): void => controller.abort(options.signal?.reason)
-    options.signal?.addEventListener('abort', onCallerAbort, { once: true })
-    if (options.signal?.aborted === true) onCallerAbort()
-
     const queue = new ChunkQueue<SpeechChunk>([new ByteBudget(this.settings.responseBufferBytes), this.buffered], signal)
     const ceiling = new AudioCeiling(this.settings.maxAudioSeconds, prepared)
-    // A copy for the phrase cache, given up once it is past the cache's share.
-    let kept: Uint8Array[] | undefined = key === undefined ? undefined : []
-    let keptBytes = 0
-    const copy = (bytes: Uint8Array): void => {
-      if (kept === undefined) return
-      keptBytes += bytes.length
-      if (this.cache.fits(keptBytes)) kept.push(bytes)
-      else kept = undefined
-    }
+    const copy = new CacheCopy(this.cache, key, prepared.sampleRate)
     const write = async (bytes: Uint8Array): Promise<void> => {
-      copy(bytes)
+      copy.add(bytes)
       await queue.push(audio(bytes), bytes.length)
     }
-    const keep = (): void => {
-      if (key !== undefined && kept !== undefined) this.cache.set(key, { bytes: Buffer.concat(kept), sampleRate: prepared.sampleRate })
-    }
     let length: number | undefined
-    let sentencesStarted = 0
-    let timingChunksMade = 0
-    const progress: SpeechProgress = {
-      get sentencesStarted () { return sentencesStarted },
-      get chunksMade () { return queue.pushed },
-      get chunksRead () { return queue.taken },
-      get timingChunksMade () { return timingChunksMade }
-    }
+    const counts = { sentencesStarted: 0, timingChunksMade: 0 }
+    const progress = speechProgress(queue, counts)
     // Made now, before any wait: the listener's time starts at arrival.
     const clock = this.synthesizer.clockFor(prepared, stream, playback)
     const kinds = new Set(options.timestamps ?? [])
-    const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => { timingChunksMade++; await queue.push(chunk, timingBytes(chunk)) } } }
-    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { sentencesStarted++ }, tenant: options.admission.share, clock, ...timing }
+    const timing = kinds.size === 0 ? {} : { timing: { kinds, push: async (chunk: TimingChunk) => { counts.timingChunksMade++; await queue.push(chunk, timingBytes(chunk)) } } }
+    const speechRun: SpeechRun = { synthesizer: this.synthesizer, prepared, text: prepared.spoken.text, signal, ceiling, write, onStart: () => { counts.sentencesStarted++ }, tenant: options.admission.share, clock, ...timing }
     const started = performance.now()
-    const produced = (async () => {
-      if (format !== 'wav') {
-        await encodeSpeech(speechRun, this.encoders, format, options.encoding)
-        keep()
-      } else if (stream) {
-        // Not cached: a streamed sentence's gain may differ from Piper's
-        // normalisation (see sentence-pipeline.ts); the cache holds exact answers.
-        kept = undefined
-        await streamWav(speechRun)
-      } else {
-        let sent = 0
-        await this.sendWhole(speechRun, options.log, async (bytes, total) => {
-          length = total
-          sent += bytes.length
-          copy(bytes)
-          // Kept before the last byte leaves: a client that has its Content-Length
-          // is done then, and may ask again at once.
-          if (sent === total) keep()
-          await queue.push(audio(bytes), bytes.length)
-        })
-      }
-      this.metrics.speech(prepared.voice.name, ceiling.samples / prepared.sampleRate, (performance.now() - started) / 1000)
-    })().then(() => queue.end(), (error: unknown) => {
-      const reason = outcome(error, signal)
-      queue.fail(reason)
-      // Stops whatever work is still queued for this request.
-      if (!signal.aborted) controller.abort(reason)
-    }).finally(() => options.admission.charge(ceiling.samples / prepared.sampleRate))
+    const produced = this.produce(speechRun, options, stream, copy, queue, total => { length = total })
+      .then(() => this.metrics.speech(prepared.voice.name, ceiling.samples / prepared.sampleRate, (performance.now() - started) / 1000))
+      .then(() => queue.end(), (error: unknown) => {
+        const reason = outcome(error, signal)
+        queue.fail(reason)
+        // Stops whatever work is still queued for this request.
+        if (!signal.aborted) controller.abort(reason)
+      }).finally(() => options.admission.charge(ceiling.samples / prepared.sampleRate))
 
     // The request is done when its work has stopped, its reader has stopped
     // reading (or it was stopped) and its bytes were delivered.
@@ -337,8 +294,7 @@ export class SpeechService {
     const read = new Promise<void>(resolve => { readerDone = resolve })
     signal.addEventListener('abort', () => readerDone(), { once: true })
     void Promise.allSettled([produced, read, options.delivered]).then(() => {
-      clearTimeout(timer)
-      options.signal?.removeEventListener('abort', onCallerAbort)
+      dispose()
       queue.drop()
       release()
       options.admission.release()
@@ -349,32 +305,40 @@ export class SpeechService {
       if (!signal.aborted) controller.abort(new SynthesisCancelledError('The reader stopped reading'))
       readerDone()
     }
-
     try {
       await queue.ready()
     } catch (error) {
       stop()
       throw error
     }
-    const chunks: AsyncIterableIterator<SpeechChunk> = {
-      [Symbol.asyncIterator] () { return this },
-      async next () {
-        try {
-          const chunk = await queue.next()
-          if (chunk !== undefined) return { done: false, value: chunk }
-          readerDone()
-          return { done: true, value: undefined }
-        } catch (error) {
-          stop()
-          throw error
-        }
-      },
-      async return () {
-        stop()
-        return { done: true, value: undefined }
-      }
+    const chunks = chunkReader(queue, () => readerDone(), stop)
+    return { voice: prepared.voice.name, contentType: FORMAT_INFO[options.format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks, progress, produced }
+  }
+
+  /** Makes the answer in its format into the queue: encoded, a streamed WAV,
+   * or a whole WAV whose length is told (`onLength`) with its first bytes. */
+  private async produce (run: SpeechRun, options: SpeechRequest, stream: boolean, copy: CacheCopy, queue: ChunkQueue<SpeechChunk>,
+    onLength: (total: number) => void): Promise<void> {
+    if (options.format !== 'wav') {
+      await encodeSpeech(run, this.encoders, options.format, options.encoding)
+      copy.keep()
+    } else if (stream) {
+      // Not cached: a streamed sentence's gain may differ from Piper's
+      // normalisation (see sentence-pipeline.ts); the cache holds exact answers.
+      copy.giveUp()
+      await streamWav(run)
+    } else {
+      let sent = 0
+      await this.sendWhole(run, options.log, async (bytes, total) => {
+        onLength(total)
+        sent += bytes.length
+        copy.add(bytes)
+        // Kept before the last byte leaves: a client that has its Content-Length
+        // is done then, and may ask again at once.
+        if (sent === total) copy.keep()
+        await queue.push(audio(bytes), bytes.length)
+      })
     }
-    return { voice: prepared.voice.name, contentType: FORMAT_INFO[format].contentType, ...(length !== undefined ? { length } : {}), signal, chunks, progress, produced }
   }
 
   /** A whole WAV file: its samples spooled until the last is made, then the
@@ -393,6 +357,81 @@ export class SpeechService {
       throw error
     } finally {
       await spool.close()
+    }
+  }
+}
+
+/** The request's own signal: the caller's abort and the request's time
+ * (TTS_TIMEOUT_SECONDS) both stop it; `dispose` lets go of both. */
+function requestSignal (caller: AbortSignal | undefined, timeoutMs: number): { controller: AbortController, dispose: () => void } {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(requestTimedOut()), timeoutMs)
+  const onCallerAbort = (): void => controller.abort(caller?.reason)
+  caller?.addEventListener('abort', onCallerAbort, { once: true })
+  if (caller?.aborted === true) onCallerAbort()
+  return {
+    controller,
+    dispose: () => {
+      clearTimeout(timer)
+      caller?.removeEventListener('abort', onCallerAbort)
+    }
+  }
+}
+
+/** A copy of an answer's bytes for the phrase cache, given up once it is past the cache's share. */
+class CacheCopy {
+  private kept: Uint8Array[] | undefined
+  private bytes = 0
+
+  constructor (private readonly cache: PhraseCache, private readonly key: string | undefined, private readonly sampleRate: number) {
+    this.kept = key === undefined ? undefined : []
+  }
+
+  add (bytes: Uint8Array): void {
+    if (this.kept === undefined) return
+    this.bytes += bytes.length
+    if (this.cache.fits(this.bytes)) this.kept.push(bytes)
+    else this.kept = undefined
+  }
+
+  giveUp (): void {
+    this.kept = undefined
+  }
+
+  keep (): void {
+    if (this.key !== undefined && this.kept !== undefined) this.cache.set(this.key, { bytes: Buffer.concat(this.kept), sampleRate: this.sampleRate })
+  }
+}
+
+/** A live view of an answer's progress: the queue's counts and the run's. */
+function speechProgress (queue: ChunkQueue<SpeechChunk>, counts: { sentencesStarted: number, timingChunksMade: number }): SpeechProgress {
+  return {
+    get sentencesStarted () { return counts.sentencesStarted },
+    get chunksMade () { return queue.pushed },
+    get chunksRead () { return queue.taken },
+    get timingChunksMade () { return counts.timingChunksMade }
+  }
+}
+
+/** The reader's side of an answer: its chunks in order; `done` at the end,
+ * `stop` when the reader leaves early or a chunk fails. */
+function chunkReader (queue: ChunkQueue<SpeechChunk>, done: () => void, stop: () => void): AsyncIterableIterator<SpeechChunk> {
+  return {
+    [Symbol.asyncIterator] () { return this },
+    async next () {
+      try {
+        const chunk = await queue.next()
+        if (chunk !== undefined) return { done: false, value: chunk }
+        done()
+        return { done: true, value: undefined }
+      } catch (error) {
+        stop()
+        throw error
+      }
+    },
+    async return () {
+      stop()
+      return { done: true, value: undefined }
     }
   }
 }

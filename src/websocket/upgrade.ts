@@ -89,26 +89,60 @@ function reject (socket: Duplex, error: ChorusError, headers: Readonly<Record<st
   socket.end(`HTTP/1.1 ${error.status} ${error.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`)
 }
 
+/** Another protocol's session opener for this path, or undefined. */
+function acceptOther (protocols: readonly SocketProtocol[], url: URL, shared: Parameters<SocketProtocol['accept']>[1]): ReturnType<SocketProtocol['accept']> {
+  for (const protocol of protocols) {
+    const accept = protocol.accept(url, shared)
+    if (accept !== undefined) return accept
+  }
+  return undefined
+}
+
+/** The open sessions: ElevenLabs' drain context by context; Cartesia's and
+ * Deepgram's have no drain of their own yet and are closed when the drain
+ * ends (docs/deployment.md). */
+class OpenSessions {
+  readonly eleven = new Set<SocketSession>()
+  private readonly others = new Set<{ shutdown: () => void }>()
+  private draining = false
+  private drained: (() => void) | undefined
+
+  addEleven (session: SocketSession, ws: WebSocket): void {
+    this.eleven.add(session)
+    ws.on('close', () => {
+      this.eleven.delete(session)
+      if (this.eleven.size === 0) this.drained?.()
+    })
+    if (this.draining) session.drain()
+  }
+
+  addOther (session: { shutdown: () => void }, ws: WebSocket): void {
+    this.others.add(session)
+    ws.on('close', () => this.others.delete(session))
+  }
+
+  async drain (): Promise<void> {
+    this.draining = true
+    const settled = new Promise<void>(resolve => { this.drained = resolve })
+    for (const session of this.eleven) session.drain()
+    if (this.eleven.size > 0) await settled
+  }
+
+  close (): void {
+    for (const session of this.eleven) session.drain()
+    for (const session of this.others) session.shutdown()
+  }
+}
+
 export function attachWebSockets (server: Server, speech: SpeechService, access: ApiAccess, config: WebSocketConfig, log: Logger,
   playbackClock: PlaybackClock, protocols: readonly SocketProtocol[] = []): WebSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxMessageBytes })
-  const sessions = new Set<SocketSession>()
-  const others = new Set<{ shutdown: () => void }>()
+  const open = new OpenSessions()
   const limits = new SocketLimits(config.maxContextsTotal, config.maxTextTotal)
   const shared = { speech, limits, settings: config, voiceMap: config.openaiVoices, playbackClock }
   let nextId = 1
-  /** Another protocol's session for this path, or undefined. */
-  const otherProtocol = (url: URL): ReturnType<SocketProtocol['accept']> => {
-    for (const protocol of protocols) {
-      const open = protocol.accept(url, shared)
-      if (open !== undefined) return open
-    }
-    return undefined
-  }
   const headers = config.headers ?? {}
   wss.on('headers', lines => { for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`) })
-  let draining = false
-  let drained: (() => void) | undefined
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => {})
     try {
@@ -120,12 +154,10 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
       // stranger or a foreign page learns nothing more (421, 403, 401, 429).
       const admitted = access.admit({ method: request.method ?? 'GET', headers: request.headers, url: request.url ?? '/', upgrade: true, connection: socket, open: false })
       if (endpoint === undefined) {
-        const open = otherProtocol(url)
-        if (open === undefined) throw notFound(url.pathname)
+        const accept = acceptOther(protocols, url, shared)
+        if (accept === undefined) throw notFound(url.pathname)
         wss.handleUpgrade(request, socket, head, ws => {
-          const session = open(ws, { ...shared, admitted, log: log.child({ socket: nextId++, path: url.pathname, key: admitted.tenant.name }) })
-          others.add(session)
-          ws.on('close', () => others.delete(session))
+          open.addOther(accept(ws, { ...shared, admitted, log: log.child({ socket: nextId++, path: url.pathname, key: admitted.tenant.name }) }), ws)
         })
         return
       }
@@ -134,12 +166,7 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
       wss.handleUpgrade(request, socket, head, ws => {
         const session = new SocketSession(ws, options, voice, speech, config, limits,
           log.child({ socket: nextId++, voice: voice.voice, multi: options.multi, key: admitted.tenant.name }), admitted, playbackClock)
-        sessions.add(session)
-        ws.on('close', () => {
-          sessions.delete(session)
-          if (sessions.size === 0) drained?.()
-        })
-        if (draining) session.drain()
+        open.addEleven(session, ws)
       })
     } catch (error) {
       if (!isChorusError(error)) log.error({ err: error }, 'websocket upgrade failed')
@@ -148,19 +175,11 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
   })
   return {
     routes: [...SOCKET_ROUTES, ...protocols.flatMap(protocol => protocol.routes)],
-    sessions,
+    sessions: open.eleven,
     limits,
-    drain: async () => {
-      draining = true
-      const settled = new Promise<void>(resolve => { drained = resolve })
-      for (const session of sessions) session.drain()
-      if (sessions.size > 0) await settled
-    },
+    drain: async () => await open.drain(),
     close: () => {
-      // Cartesia's and Deepgram's sessions have no drain of their own yet:
-      // they are closed (1001) when the drain ends (docs/deployment.md).
-      for (const session of sessions) session.drain()
-      for (const session of others) session.shutdown()
+      open.close()
       wss.close()
     }
   }
