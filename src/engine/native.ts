@@ -81,15 +81,29 @@ export type NativeModelParts = { whole: Uint8Array } | {
   weights?: TemplateWeight[]
 }
 
-export interface NativeLoadOptions {
-  label?: string
+/** How the addon opens a voice's ONNX Runtime sessions. */
+export interface NativeSessionOptions {
+  /** ONNX Runtime intra-op threads; 1 by default (the pool parallelises). */
   intraOpThreads?: number
-  /** A split voice's encoder session (default: intraOpThreads). */
+  /** A split voice's encoder session (default: intraOpThreads): it runs
+   * before the sentence's decoder chunks spread over the workers. */
   encoderIntraOpThreads?: number
   interOpThreads?: number
+  /** 0 none, 1 basic, 2 extended, 3 all (default). */
   optimizationLevel?: number
+  /** Load the encoder (or the whole model) from the graph as ONNX Runtime
+   * optimises it (default true): ~4 MB less per medium voice, ~0.5 s more
+   * per load. Same audio either way. */
   preoptimize?: boolean
+  /** A split voice shares one encoder session with every voice of the same
+   * architecture, feeding its own weights (default true): less memory and a
+   * shorter load per further voice, the same audio, the encoder 1.3 % slower
+   * (docs/sizing.md). */
   shareEncoder?: boolean
+}
+
+export interface NativeLoadOptions extends NativeSessionOptions {
+  label?: string
 }
 
 export interface NativeCancelToken {

@@ -8,7 +8,7 @@ import { SynthesisCancelledError, VoiceLoadError } from './errors.js'
 import { discardBytes } from './memory/index.js'
 import { concatSamples, floatToPcm16, joinSentences, peakOf, silenceLength } from './audio.js'
 import { capPhonemes, DEFAULT_CHUNKING, marginFor, planChunks, sliceLatent, withMargin, type ChunkingSettings, type FrameRange } from './chunking.js'
-import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeLoadOptions, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
+import { toTypedError, type NativeBinding, type NativeCancelToken, type NativeLoadOptions, type NativeSessionOptions, type NativePhonemeIdMap, type NativeTensor, type NativeVoice } from './native.js'
 import type { SplitCut, SplitInfo } from './onnx/decoder-split.js'
 import { cutBytes, ModelCutter } from './onnx/model-cutter.js'
 import { phonemeFrames, totalFrames, type PhonemeFrames } from './phoneme-frames.js'
@@ -17,24 +17,7 @@ import { initRuntime, type Runtime, type RuntimeOptions } from './runtime.js'
 import type { SynthesisConfig } from './synthesis-config.js'
 import { loadVoiceConfig, type VoiceConfig } from './voice-config.js'
 
-export interface SessionOptions {
-  /** ONNX Runtime intra-op threads; 1 by default (the pool parallelises). */
-  intraOpThreads?: number
-  /** A split voice's encoder session (default: intraOpThreads): it runs
-   * before the sentence's decoder chunks spread over the workers. */
-  encoderIntraOpThreads?: number
-  interOpThreads?: number
-  /** 0 none, 1 basic, 2 extended, 3 all (default). */
-  optimizationLevel?: number
-  /** Load the encoder (or the whole model) from the graph as ONNX Runtime
-   * optimises it (default true): ~4 MB less per medium voice, ~0.5 s more
-   * per load. Same audio either way. */
-  preoptimize?: boolean
-  /** A split voice shares one encoder session with every voice of the same
-   * architecture, feeding its own weights (default true): less memory and a
-   * shorter load per further voice, the same audio, the encoder 1.3 % slower
-   * (README, "Sizing"). */
-  shareEncoder?: boolean
+export interface SessionOptions extends NativeSessionOptions {
   /** Run a split voice's 1-D convolutions as 2-D ones of height 1 (default
    * true): the same audio, ~20 % less decoder time (docs/engine.md). */
   liftConvolutions?: boolean
