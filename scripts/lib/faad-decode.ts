@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseWav } from '../../src/engine/wav.js'
+import { parseWav } from '../../src/engine/riff-wave.js'
 
 export const HAVE_FAAD = spawnSync('faad', ['-h']).error === undefined
 

@@ -18,7 +18,7 @@ export interface FormatInfo {
 }
 
 export const FORMAT_INFO: Record<AudioFormat, FormatInfo> = {
-  wav: { contentType: 'audio/wav', extension: 'wav', encoder: async () => (await import('./wav.js')).createWavEncoder },
+  wav: { contentType: 'audio/wav', extension: 'wav', encoder: async () => (await import('./wav-stream.js')).createWavEncoder },
   mp3: { contentType: 'audio/mpeg', extension: 'mp3', encoder: async () => (await import('./mp3.js')).createMp3Encoder },
   opus: { contentType: 'audio/ogg', extension: 'opus', encoder: async () => (await import('./opus.js')).createOpusEncoder },
   aac: { contentType: 'audio/aac', extension: 'aac', encoder: async () => (await import('./aac.js')).createAacEncoder, needsAvcodec: true },

@@ -4,7 +4,7 @@
 // bytes (ulaw_8000, alaw_8000) through the same encoder; Cartesia's socket
 // for 32-bit floats too.
 
-import { pcmBytes } from '../engine/wav.js'
+import { pcmBytes } from '../engine/riff-wave.js'
 import type { EncoderOptions, StreamEncoder } from './encoder.js'
 import { aLawEncode } from './alaw.js'
 import { muLawEncode } from './mulaw.js'

@@ -8,7 +8,7 @@ import { createMp3Encoder, MP3_BITRATE, MP3_QUALITY } from '../../src/audio/mp3.
 import { loadCodecs } from '../../src/audio/native-codecs.js'
 import { createOpusEncoder, OPUS_RATE, PRE_SKIP } from '../../src/audio/opus.js'
 import { createPcmEncoder, PCM_RATE } from '../../src/audio/pcm.js'
-import { createWavEncoder } from '../../src/audio/wav.js'
+import { createWavEncoder } from '../../src/audio/wav-stream.js'
 import { concatBytes } from '../../src/audio/encoder.js'
 import { FLAG_BOS, FLAG_EOS } from '../../src/audio/ogg.js'
 import { parseWav } from '../../src/engine/index.js'

@@ -15,7 +15,7 @@ import { initializeLogger, tts as livekitTts } from '@livekit/agents'
 import { TTS, type TTSEncoding } from '@livekit/agents-plugin-elevenlabs'
 import { readProbeOutput } from '../../scripts/lib/probe-model.js'
 import { initRuntime, toCodepoints } from '../../src/engine/index.js'
-import { WAV_HEADER_BYTES } from '../../src/engine/wav.js'
+import { WAV_HEADER_BYTES } from '../../src/engine/riff-wave.js'
 import { STORE_LIMITS } from '../../src/lexicons/store.js'
 import { postTts, startTestService } from '../helpers/service.js'
 

@@ -7,7 +7,7 @@
 // unlike a Piper voice's it is not compared with the audio without timing.)
 
 import t from 'tap'
-import { WAV_HEADER_BYTES } from '../../src/engine/wav.js'
+import { WAV_HEADER_BYTES } from '../../src/engine/riff-wave.js'
 import type { SpeechChunk, SpeechRequest } from '../../src/synthesis/speech-service.js'
 import type { TimingChunk } from '../../src/synthesis/timing.js'
 import type { TtsRequest } from '../../src/synthesis/tts-request.js'

@@ -2,7 +2,7 @@
 // known until the last sentence), then the PCM as it comes. Players and
 // decoders read such a file to its end.
 
-import { pcmBytes, UNKNOWN_LENGTH, wavHeader } from '../engine/wav.js'
+import { pcmBytes, UNKNOWN_LENGTH, wavHeader } from '../engine/riff-wave.js'
 import { EMPTY, type StreamEncoder } from './encoder.js'
 
 export async function createWavEncoder (sampleRate: number): Promise<StreamEncoder> {
