@@ -8,6 +8,7 @@
 
 import type { WebSocket } from 'ws'
 import { isChorusError, type ChorusError } from '../errors.js'
+import { INTERNAL_ERROR_MESSAGE } from '../shared/json-errors.js'
 import type { Logger } from '../shared/logger.js'
 import type { Admission } from '../access/access.js'
 import type { SpeechService } from '../synthesis/speech-service.js'
@@ -154,7 +155,7 @@ export class SocketSession {
   private refuse (error: unknown, contextId?: string): void {
     const typed = isChorusError(error) ? error : undefined
     if (typed === undefined) this.log.error({ err: error }, 'websocket message failed')
-    const body = { error: typed?.expose === true ? typed.message : 'Internal error', code: typed?.code ?? 'ERR_INTERNAL', ...(contextId !== undefined ? { contextId } : {}) }
+    const body = { error: typed?.expose === true ? typed.message : INTERNAL_ERROR_MESSAGE, code: typed?.code ?? 'ERR_INTERNAL', ...(contextId !== undefined ? { contextId } : {}) }
     this.send(body).catch(() => {})
   }
 

@@ -22,6 +22,8 @@
 // aborts the speech's signal, which drops its queued sentences and
 // terminates the inference running for it.
 
+import { isChorusError } from '../errors.js'
+import { INTERNAL_ERROR_MESSAGE } from '../shared/json-errors.js'
 import type { Logger } from '../shared/logger.js'
 import type { PlaybackQueue, Speech, SpeechRequest, SpeechService } from '../synthesis/speech-service.js'
 import type { SpeechAdmission } from '../synthesis/speech-admission.js'
@@ -274,9 +276,11 @@ export class StreamContext {
       }
     } catch (error) {
       if (!this.closed) {
-        this.host.log.debug({ err: error, context: this.id }, 'context stopped')
+        // A refusal or a stop is the client's to read; anything else is a bug.
+        if (isChorusError(error)) this.host.log.debug({ err: error, context: this.id }, 'context stopped')
+        else this.host.log.error({ err: error, context: this.id }, 'context failed')
         const typed = error as { message?: string, code?: string, expose?: boolean, status?: number }
-        const message = typed.expose === true ? String(typed.message) : 'Synthesis failed'
+        const message = typed.expose === true ? String(typed.message) : INTERNAL_ERROR_MESSAGE
         // The socket may be gone; nothing more to tell then.
         await this.host.wire.failed(message, typed.code ?? 'ERR_INTERNAL', typed.status ?? 500).catch(() => {})
         this.abort()

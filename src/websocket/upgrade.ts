@@ -10,6 +10,7 @@ import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { ChorusError, isChorusError } from '../errors.js'
+import { INTERNAL_ERROR_MESSAGE } from '../shared/json-errors.js'
 import type { VoiceTarget } from '../openai/voice-map.js'
 import { mappedVoice } from '../openai/voice-resolver.js'
 import type { Admission, ApiAccess } from '../access/access.js'
@@ -170,7 +171,7 @@ export function attachWebSockets (server: Server, speech: SpeechService, access:
       })
     } catch (error) {
       if (!isChorusError(error)) log.error({ err: error }, 'websocket upgrade failed')
-      reject(socket, isChorusError(error) ? error : new ChorusError('ERR_INTERNAL', 'Internal error', { status: 500 }), headers)
+      reject(socket, isChorusError(error) ? error : new ChorusError('ERR_INTERNAL', INTERNAL_ERROR_MESSAGE, { status: 500 }), headers)
     }
   })
   return {
