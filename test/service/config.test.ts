@@ -45,8 +45,9 @@ t.test('TTS_ONNX_LIFT_CONV: on by default, 0 turns it off, anything else is refu
     { code: 'ERR_CONFIG', message: 'Expected one of 0, 1 for TTS_ONNX_LIFT_CONV but received "yes" (string)' })
 })
 
-t.test('TTS_ONNX_BAND_ATTENTION: on by default, 0 turns it off', async t => {
-  t.equal(load({}).bandAttention, true)
+t.test('TTS_ONNX_BAND_ATTENTION: off by default, 1 turns it on', async t => {
+  t.equal(load({}).bandAttention, false)
+  t.equal(load({ TTS_ONNX_BAND_ATTENTION: '1' }).bandAttention, true)
   t.equal(load({ TTS_ONNX_BAND_ATTENTION: '0' }).bandAttention, false)
   t.throws(() => load({ TTS_ONNX_BAND_ATTENTION: 'no' }),
     { code: 'ERR_CONFIG', message: 'Expected one of 0, 1 for TTS_ONNX_BAND_ATTENTION but received "no" (string)' })
