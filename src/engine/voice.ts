@@ -22,9 +22,9 @@ export interface SessionOptions extends NativeSessionOptions {
    * true): the same audio, ~20 % less decoder time (docs/engine.md). */
   liftConvolutions?: boolean
   /** Compute the text encoder's relative-position attention over its window
-   * only (default true): the same audio (bit for bit, or within float
+   * only (default false): the same audio (bit for bit, or within float
    * rounding at some lengths), ~20 % less encoder time for a 45-word
-   * sentence (docs/engine.md). */
+   * sentence, but a higher memory peak on long texts (docs/engine.md). */
   bandAttention?: boolean
 }
 
@@ -140,7 +140,7 @@ export class PiperVoice {
         mode = modeOf(shared)
       } else {
         try {
-          const rewrites = { lift: settings.liftConvolutions !== false, band: settings.bandAttention !== false }
+          const rewrites = { lift: settings.liftConvolutions !== false, band: settings.bandAttention === true }
           const loaded = await loadModel(runtime, key, { ...settings, label: modelPath }, modelPath, split, options.cut, rewrites)
           session = loaded.session
           mode = { ...modeOf(session), ...(loaded.reason !== undefined ? { reason: loaded.reason } : {}) }
@@ -472,7 +472,7 @@ async function modelKey (modelPath: string, settings: SessionOptions, split: boo
   const info = await stat(real)
   return JSON.stringify([real, info.size, info.mtimeMs, info.ino, settings.intraOpThreads ?? 1,
     settings.encoderIntraOpThreads ?? settings.intraOpThreads ?? 1, settings.interOpThreads ?? 1, settings.optimizationLevel ?? 3, settings.preoptimize ?? true,
-    settings.shareEncoder ?? true, settings.liftConvolutions ?? true, settings.bandAttention ?? true, split, cut ?? 'any'])
+    settings.shareEncoder ?? true, settings.liftConvolutions ?? true, settings.bandAttention ?? false, split, cut ?? 'any'])
 }
 
 /** A split loaded without info (not by loadModel) is fed as the decoder cut was: latent, then side tensors. */

@@ -97,8 +97,8 @@ t.test('bench voice: banded, split and chunked, the whole graph as exported bit 
   const model = join(BENCH_VOICES, 'en_US-bench-x_low.onnx')
   const asExported = { liftConvolutions: false, bandAttention: false }
   const whole = await PiperVoice.load(model, { split: false, session: asExported })
-  const banded = await PiperVoice.load(model, { cut: 'staged', session: { liftConvolutions: false } })
-  const own = await PiperVoice.load(model, { cut: 'staged', session: { liftConvolutions: false, shareEncoder: false } })
+  const banded = await PiperVoice.load(model, { cut: 'staged', session: { liftConvolutions: false, bandAttention: true } })
+  const own = await PiperVoice.load(model, { cut: 'staged', session: { liftConvolutions: false, shareEncoder: false, bandAttention: true } })
   t.teardown(() => { whole.close(); banded.close(); own.close() })
   t.ok(banded.encoderShared && !own.encoderShared, 'an encoder shared (weights fed) and one of its own')
   const settings = resolveSynthesisConfig({ noiseScale: 0, noiseW: 0 }, whole.config)
