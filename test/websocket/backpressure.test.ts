@@ -7,9 +7,9 @@
 // the final message.
 
 import t from 'tap'
-import WebSocket from 'ws'
 import { eventually } from '../helpers/hang-guard.js'
 import { startTestService } from '../helpers/service.js'
+import { stalledSocket } from '../helpers/stalled-socket.js'
 
 const BUFFER = 16384
 const service = await startTestService({ TTS_RESPONSE_BUFFER_BYTES: String(BUFFER), TTS_BUFFER_BYTES: String(BUFFER) })
@@ -18,13 +18,7 @@ t.teardown(async () => await service.stop())
 t.test('a stalled reader holds its context\'s synthesis, not the server\'s memory', async t => {
   // The built-in voice speaks at real length (the probe voices make a few samples), at 48 kHz PCM:
   // some 350 s of audio, far more than the sockets' kernel buffers take.
-  const url = `${service.url.replace('http://', 'ws://')}/v1/text-to-speech/en_US-espeak-low/stream-input?output_format=pcm_48000`
-  const ws = new WebSocket(url)
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
-  const replies: Array<Record<string, any>> = []
-  ws.on('message', data => replies.push(JSON.parse(String(data))))
-  const closed = new Promise<number>(resolve => ws.once('close', code => resolve(code)))
-  ws.pause()
+  const { ws, replies, closed } = await stalledSocket(service.url)
   const SENTENCES = 80
   ws.send(JSON.stringify({ text: ' ' }))
   for (let i = 0; i < SENTENCES; i++) ws.send(JSON.stringify({ text: `This is sentence number ${i + 1} of a long reply that nobody reads. ` }))

@@ -5,9 +5,9 @@
 // stop at the window, no more, and all arrive once it reads.
 
 import t from 'tap'
-import WebSocket from 'ws'
 import { eventually } from '../helpers/hang-guard.js'
 import { startTestService } from '../helpers/service.js'
+import { stalledSocket } from '../helpers/stalled-socket.js'
 
 const WINDOW = 4
 const service = await startTestService({ TTS_SENTENCE_WINDOW: String(WINDOW) })
@@ -17,13 +17,7 @@ t.test('the WebSocket and POST /tts?stream=1 run ahead by the same window', asyn
   t.equal(service.deps.speech.lookAhead, service.deps.synthesizer.lookAhead, 'one rule: the speech service\'s is the pipeline\'s')
   t.equal(service.deps.speech.lookAhead.window, WINDOW)
   // The built-in voice at 48 kHz PCM: pieces far larger than the sockets' kernel buffers.
-  const url = `${service.url.replace('http://', 'ws://')}/v1/text-to-speech/en_US-espeak-low/stream-input?output_format=pcm_48000`
-  const ws = new WebSocket(url)
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
-  const replies: Array<Record<string, any>> = []
-  ws.on('message', data => replies.push(JSON.parse(String(data))))
-  const closed = new Promise<number>(resolve => ws.once('close', code => resolve(code)))
-  ws.pause()
+  const { ws, replies, closed } = await stalledSocket(service.url)
   const PIECES = 60
   ws.send(JSON.stringify({ text: ' ' }))
   for (let i = 0; i < PIECES; i++) ws.send(JSON.stringify({ text: `This is sentence number ${i + 1} of a reply read slowly. `, flush: true }))
