@@ -31,19 +31,23 @@ export class SentenceDeadlines {
     return sum
   }
 
-  /** When `sentence`'s next audio is due, read afresh at every pick. */
-  due (sentence: number): Due {
+  /** When the audio `within` samples into `sentence` is due (0: its
+   * first), read afresh at every pick. A sentence's later decoder chunks
+   * each have their own: all at the sentence's start, a chunk the listener
+   * needs seconds from now outranked another answer's audio due sooner. */
+  due (sentence: number, within = 0): Due {
     const clock = this.clock
-    const deadline = (): number => clock.dueAt(this.offset(sentence))
+    const at = (): number => this.offset(sentence) + within
+    const deadline = (): number => clock.dueAt(at())
     const lead = (): number => Math.max(0, deadline() - clock.time())
     return {
       streamed: true,
       deadline,
       lead,
-      aheadMs: () => clock.aheadOfMs(this.offset(sentence)),
+      aheadMs: () => clock.aheadOfMs(at()),
       // Heard soon: as a stream about to run dry. Not yet heard: only the
-      // first sentence waits as a new answer's first audio does.
-      urgent: () => clock.hearing() ? lead() < PROTECT_LEAD_MS : sentence === 0 && clock.urgent()
+      // first sentence's first audio waits as a new answer's does.
+      urgent: () => clock.hearing() ? lead() < PROTECT_LEAD_MS : sentence === 0 && within === 0 && clock.urgent()
     }
   }
 }

@@ -84,7 +84,7 @@ interface PieceWork {
 }
 
 function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean,
-  ticket: Ticket, expect: (samples: number) => void, signal: AbortSignal): Promise<PieceWork> {
+  ticket: Ticket, dueWithin: (samples: number) => Due, expect: (samples: number) => void, signal: AbortSignal): Promise<PieceWork> {
   const { order } = ticket
   // How long it will play, as far as can be told before its encoder run: an
   // answer (or sentence) heard after this one is due that much later.
@@ -94,8 +94,14 @@ function startPiece (pool: VoicePool, phonemes: Uint32Array, settings: Synthesis
     expect(result.totalSamples - estimate)
     const chunks: PieceWork['chunks'] = []
     if (result.samples !== undefined) chunks.push(Promise.resolve({ samples: result.samples, worker: result.worker }))
+    // Each chunk is due when its listener has heard the audio before it.
+    const first = result.samples?.length ?? 0
+    const restFrames = result.chunks.reduce((sum, chunk) => sum + chunk.range.end - chunk.range.start, 0)
+    const samplesPerFrame = restFrames > 0 ? (result.totalSamples - first) / restFrames : 0
+    let within = first
     result.chunks.forEach((chunk, i) => {
-      chunks.push(pool.decode(chunk, { ...ticket, order: [order[0], order[1], order[2] + 1 + i] }, signal))
+      chunks.push(pool.decode(chunk, { ...ticket, due: dueWithin(within), order: [order[0], order[1], order[2] + 1 + i] }, signal))
+      within += (chunk.range.end - chunk.range.start) * samplesPerFrame
     })
     // A later failure must not surface as unhandled while an earlier one is awaited.
     for (const chunk of chunks) chunk.catch(() => {})
@@ -110,11 +116,11 @@ function pieceTiming ({ phonemes, frames, hopLength }: { phonemes: Uint32Array, 
 
 /** Each sentence's deadline: streamed, its own (sentence-deadlines.ts);
  * whole, the answer's. Lengths told to the answer's clock either way. */
-function sentenceDues (clock: AnswerClock, stream: boolean): { due: (s: number) => Due, expect: (s: number, samples: number) => void } {
+function sentenceDues (clock: AnswerClock, stream: boolean): { due: (s: number, within?: number) => Due, expect: (s: number, samples: number) => void } {
   if (!stream) return { due: () => clock, expect: (_s, samples) => clock.expect(samples) }
   const deadlines = new SentenceDeadlines(clock)
   return {
-    due: s => deadlines.due(s),
+    due: (s, within) => deadlines.due(s, within),
     expect: (s, samples) => {
       clock.expect(samples)
       deadlines.expect(s, samples)
@@ -132,7 +138,7 @@ function sentenceStarter (pool: VoicePool, settings: SynthesisConfig, signal: Ab
   return (phonemes, s) => {
     const pieces = encoderRuns(phonemes, options.chunking, stream && s === 0)
       .map((piece, p) => startPiece(pool, piece.slice(), settings, stream,
-        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: due(s), served }, samples => expect(s, samples), signal))
+        { order: [options.request, s, p * CHUNKS_PER_PIECE], tenant, due: due(s), served }, within => due(s, within), samples => expect(s, samples), signal))
     for (const piece of pieces) piece.catch(() => {})
     return pieces
   }

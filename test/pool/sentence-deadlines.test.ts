@@ -64,6 +64,36 @@ t.test('sentence k is due when its listener runs out of the audio of sentences 0
   t.equal(deadlines.due(2).deadline(), 1100 + JITTER + 3000)
 })
 
+t.test('a sentence\'s later chunks are due when the audio before each has been heard', async t => {
+  const time = fakeTime()
+  time.set(1000)
+  const { clock, deadlines } = answer(time.now, [3000, 1000])
+  clock.advance(400) // its first chunk handed on: the listener starts at 1000 + JITTER
+  const start = 1000 + JITTER
+  t.equal(deadlines.due(0, 400).deadline(), start + 400, 'the chunk after the first: when the first has played')
+  t.equal(deadlines.due(0, 1200).deadline(), start + 1200, 'a chunk further in: that much later')
+  t.equal(deadlines.due(0, 1200).aheadMs?.(), 800, 'sized for the audio before it not yet handed on')
+  t.equal(deadlines.due(1, 0).deadline(), start + 3000, 'the next sentence as before')
+  t.equal(deadlines.due(0, 0).deadline(), deadlines.due(0).deadline(), 'within 0 is the sentence\'s own deadline')
+})
+
+t.test('a crowd: another answer\'s first audio goes before a playing answer\'s chunk not yet due', async t => {
+  const time = fakeTime()
+  const playing = answer(time.now, [4000])
+  time.set(100)
+  playing.clock.advance(400) // heard from 300 (jitter 200): its first chunk plays until 700
+  time.set(1000)
+  const fresh = answer(time.now, [1000])
+  const schedule = new Schedule<string>('deadline')
+  // The playing answer's chunks as the pipeline queues them: one due at 700
+  // (late), one 2,000 samples into the sentence, due at 2,300.
+  schedule.add('playing, next chunk', { ...task(0, 0, playing.deadlines.due(0, 400)), order: [0, 0, 1] })
+  schedule.add('playing, a later chunk', { ...task(0, 0, playing.deadlines.due(0, 2000)), order: [0, 0, 2] })
+  schedule.add('fresh, first audio', task(1, 0, fresh.deadlines.due(0)))
+  t.same(drain(schedule), ['playing, next chunk', 'fresh, first audio', 'playing, a later chunk'],
+    'the chunk due now, then the new answer, then the chunk not due for 1.3 s')
+})
+
 t.test('a burst: every answer\'s first sentence before any answer\'s later sentences', async t => {
   const time = fakeTime()
   const a = answer(time.now, [1000, 1000, 1000])
