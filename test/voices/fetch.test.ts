@@ -83,9 +83,9 @@ for (const [kind, source] of Object.entries(sources)) {
   t.test(`${kind}: a file longer than the catalogue says is cut off early`, async t => {
     const dest = freshDest()
     const { model } = files('en_US-long-medium')
-    const error = await fetchInto(dest, ['en_US-long-medium']).catch((e: unknown) => e) as { actual: number }
-    t.match(error, { code: 'ERR_VOICE_FILE_SIZE', expected: model.length, message: /received at least \d+$/ })
-    t.ok(error.actual > model.length && error.actual < model.length + OVERSIZE_EXTRA, 'stopped before the end')
+    const error = await fetchInto(dest, ['en_US-long-medium']).catch((e: unknown) => e) as { details: { actual: number } }
+    t.match(error, { code: 'ERR_VOICE_FILE_SIZE', details: { expected: model.length }, message: /received at least \d+$/ })
+    t.ok(error.details.actual > model.length && error.details.actual < model.length + OVERSIZE_EXTRA, 'stopped before the end')
     t.same(await listing(dest), [])
   })
 
