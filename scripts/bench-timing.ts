@@ -7,7 +7,7 @@
 // the encoder either way (docs/timing.md): what on adds is the events, their
 // queueing and the per-piece arithmetic.
 
-import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -30,6 +30,7 @@ const dir = await mkdtemp(join(tmpdir(), 'chorus-bench-timing-'))
 const name = basename(voicePath).replace(/\.onnx$/, '')
 await copyFile(voicePath, join(dir, `${name}.onnx`))
 await copyFile(`${voicePath}.json`, join(dir, `${name}.onnx.json`))
+const sampleRate: number = JSON.parse(await readFile(`${voicePath}.json`, 'utf8')).audio.sample_rate
 const log = createLogger('bench-timing', 'warn')
 const local = await openLocalSpeech(loadServiceConfig({ TTS_VOICE_DIR: dir, TTS_CACHE_BYTES: '0', TTS_WORKERS_PER_VOICE: '1', TTS_TIMEOUT_SECONDS: '3600' }), log)
 
@@ -40,7 +41,6 @@ async function once (timing: boolean): Promise<number> {
   let bytes = 0
   for await (const chunk of speech.chunks) if (chunk.kind === 'audio') bytes += chunk.bytes.length
   const used = process.cpuUsage(before)
-  const sampleRate = local.registry.get(name)?.config.sampleRate ?? 22050
   return (used.user + used.system) / 1e6 / ((bytes - 44) / 2 / sampleRate)
 }
 

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { rebuildError } from '../error-registry.js'
 import { AVCODEC_LIBRARY, AVCODEC_PACKAGE, type AvcodecStatus } from './avcodec.js'
-import { EncodingError, FormatUnavailableError } from './errors.js'
+import { EncodingError, formatUnavailable } from './errors.js'
 import type { EncoderOptions } from './encoder.js'
 import { AUDIO_FORMATS, type AudioFormat, FORMAT_INFO } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
@@ -103,10 +103,10 @@ export class EncoderPool {
       `Available formats: ${available.join(', ')}`
   }
 
-  /** Rejects with FormatUnavailableError when this process cannot encode `format`. */
+  /** Rejects with ERR_FORMAT_UNAVAILABLE (400) when this process cannot encode `format`. */
   async assertAvailable (format: AudioFormat): Promise<void> {
     const reason = await this.unavailable(format)
-    if (reason !== undefined) throw new FormatUnavailableError(reason, { details: { format } })
+    if (reason !== undefined) throw formatUnavailable(reason, { details: { format } })
   }
 
   private thread (): EncoderThread {

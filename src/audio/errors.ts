@@ -15,11 +15,9 @@ export class EncodingError extends ChorusError {
  * libavcodec). 400, not 5xx: the request cannot succeed on this server
  * however often it is sent, and OpenAI's clients retry every 5xx; the code
  * tells it apart from a malformed request, the message says what to install. */
-export class FormatUnavailableError extends ChorusError {
-  constructor (message: string, options: ChorusErrorOptions = {}) {
-    super('ERR_FORMAT_UNAVAILABLE', message, { status: 400, expose: true, ...options })
-  }
+export function formatUnavailable (message: string, options: ChorusErrorOptions = {}): ChorusError {
+  return new ChorusError('ERR_FORMAT_UNAVAILABLE', message, { status: 400, expose: true, ...options })
 }
 
 registerError('ERR_ENCODING', (message, options) => new EncodingError(message, options))
-registerError('ERR_FORMAT_UNAVAILABLE', (message, options) => new FormatUnavailableError(message, options))
+registerError('ERR_FORMAT_UNAVAILABLE', formatUnavailable)

@@ -15,14 +15,11 @@ import { DEFAULT_VOICE_DIR, loadServiceConfig, type ServiceConfig } from '../ser
 import { openLocalSpeech } from '../service/server.js'
 import { numberSetting, parseCommandLine, pickSetting, stringSetting, type Env, type FlagValues } from '../shared/config-values.js'
 import { createLogger } from '../shared/logger.js'
-import { defaultVoiceStatus } from '../synthesis/default-voice.js'
-import { resolveVoice } from '../synthesis/synthesizer.js'
 import { TIMING_KINDS } from '../synthesis/timing.js'
 import { TimingAssembly } from '../synthesis/timing/wire.js'
 import { parseTtsRequest, type TtsRequest } from '../synthesis/tts-request.js'
 import { expectedMessage, hasVisibleText } from '../validate.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
-import { assertVoiceName } from '../voices/voice-name.js'
 import { localAdmission } from '../synthesis/speech-admission.js'
 
 export const SAY_USAGE = `usage: chorus say TEXT [--voice NAME] [--speaker S] [--length-scale X]
@@ -92,11 +89,8 @@ async function speak (request: TtsRequest, config: ServiceConfig, format: AudioF
   const log = createLogger('chorus-say', 'warn')
   const local = await openLocalSpeech(config, log)
   try {
-    // The service's own folder scan: the same voices are installed, or left out.
-    const name = request.voice ?? defaultVoiceStatus(config, voice => local.registry.get(voice) !== undefined).effective
-    // Checked here first, so that a missing voice names the folder searched.
-    resolveVoice(local.registry, assertVoiceName(name), config.voiceDir)
-    const speech = await local.speech.open({ request: { ...request, voice: name }, format, stream: false, log, admission: localAdmission(), ...(timing !== undefined ? { timestamps: TIMING_KINDS } : {}) })
+    // The voice is resolved once, by the service (a missing one names the folder searched).
+    const speech = await local.speech.open({ request, format, stream: false, log, admission: localAdmission(), ...(timing !== undefined ? { timestamps: TIMING_KINDS } : {}) })
     let bytes = 0
     // Each write awaited before the next chunk is read: the disk paces the synthesis.
     for await (const chunk of speech.chunks) {

@@ -30,7 +30,7 @@ class DeepgramSession {
   constructor (private readonly ws: WebSocket, private readonly host: SocketHost, private readonly query: DeepgramQuery) {
     this.account = new SocketAccount(host.limits, host.settings.maxText, 1)
     // A model that names an installed voice (or an alias) speaks with it; Aura's names speak with the default voice.
-    const names = [...Object.keys(host.voiceMap), ...host.speech.synthesizer.voiceNames()]
+    const names = [...Object.keys(host.voiceMap), ...host.speech.voiceNames()]
     const voice = query.model !== undefined && names.includes(query.model) ? resolveSocketVoice(host.speech, host.voiceMap, query.model) : undefined
     this.request = contextRequest(voice?.voice as string, voice?.speaker)
     if (voice === undefined) delete this.request.voice

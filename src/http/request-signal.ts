@@ -5,16 +5,10 @@
 import type { Context } from 'koa'
 import { SynthesisCancelledError } from '../synthesis/errors.js'
 
-class ClientGoneError extends SynthesisCancelledError {
-  constructor () {
-    super('The client closed the connection')
-  }
-}
-
 /** Aborts when the client goes away; call done() once the response has ended. */
 export function clientSignal (ctx: Context): { signal: AbortSignal, done: () => void } {
   const controller = new AbortController()
-  const onClose = (): void => { if (!ctx.res.writableFinished) controller.abort(new ClientGoneError()) }
+  const onClose = (): void => { if (!ctx.res.writableFinished) controller.abort(new SynthesisCancelledError('The client closed the connection')) }
   ctx.res.once('close', onClose)
   return { signal: controller.signal, done: () => ctx.res.off('close', onClose) }
 }

@@ -1,7 +1,7 @@
 // GET /v1/models and GET /v1/audio/voices bodies: what an OpenAI front end
 // needs to fill its model and voice pickers.
 
-import type { Synthesizer } from '../synthesis/synthesizer.js'
+import type { VoiceQueries } from '../synthesis/speech-service.js'
 import type { VoiceInfo } from '../synthesis/voice-info.js'
 import { OPENAI_MODELS } from './speech-request.js'
 import type { VoiceTarget } from './voice-map.js'
@@ -11,15 +11,15 @@ import { mappedVoice } from './voice-resolver.js'
  * other creation date here. */
 const STARTED = Math.floor(Date.now() / 1000)
 
-export function modelList (synthesizer: Synthesizer): unknown {
-  const ids = [...OPENAI_MODELS, ...synthesizer.voiceNames()]
+export function modelList (voices: VoiceQueries): unknown {
+  const ids = [...OPENAI_MODELS, ...voices.voiceNames()]
   return { object: 'list', data: ids.map(id => ({ id, object: 'model', created: STARTED, owned_by: 'chorus' })) }
 }
 
-export function voiceList (synthesizer: Synthesizer, voiceMap: Readonly<Record<string, VoiceTarget>>, details: VoiceInfo[]): unknown {
+export function voiceList (voices: VoiceQueries, voiceMap: Readonly<Record<string, VoiceTarget>>, details: VoiceInfo[]): unknown {
   const byName = new Map(details.map(d => [d.name, d]))
   const aliases = Object.entries(voiceMap).sort(([a], [b]) => a < b ? -1 : 1).map(([id, target]) => {
-    const now = mappedVoice(synthesizer, target)
+    const now = mappedVoice(voices, target)
     return {
       id,
       name: id,

@@ -8,7 +8,7 @@
 
 import { invalid } from '../validate.js'
 import { voiceNotFound } from '../synthesis/errors.js'
-import type { Synthesizer } from '../synthesis/synthesizer.js'
+import type { VoiceQueries } from '../synthesis/speech-service.js'
 import { OPENAI_MODELS, type SpeechRequest } from './speech-request.js'
 import type { VoiceTarget } from './voice-map.js'
 
@@ -17,24 +17,15 @@ export interface SpeechVoice extends VoiceTarget {
   substitutedFor?: string
 }
 
-function speakerOf (synthesizer: Synthesizer, voice: string, requested: string): number | string | undefined {
-  const resolved = synthesizer.resolveVoice(voice)
-  if (resolved.kind !== 'piper') return undefined
-  const config = resolved.voice.config
-  if (config.speakerIdMap[requested] !== undefined) return requested
-  if (/^\d+$/.test(requested) && Number(requested) < config.numSpeakers) return Number(requested)
-  return undefined
-}
-
 /** The voice an OpenAI voice name maps to now (the default voice if the
  * mapped one is not installed). */
-export function mappedVoice (synthesizer: Synthesizer, target: VoiceTarget): SpeechVoice {
-  if (synthesizer.voiceNames().includes(target.voice)) return target
-  return { voice: synthesizer.defaultVoice().effective, substitutedFor: target.voice }
+export function mappedVoice (voices: VoiceQueries, target: VoiceTarget): SpeechVoice {
+  if (voices.voiceNames().includes(target.voice)) return target
+  return { voice: voices.defaultVoice().effective, substitutedFor: target.voice }
 }
 
-export function resolveSpeechVoice (synthesizer: Synthesizer, voiceMap: Readonly<Record<string, VoiceTarget>>, request: SpeechRequest): SpeechVoice {
-  const installed = synthesizer.voiceNames()
+export function resolveSpeechVoice (voices: VoiceQueries, voiceMap: Readonly<Record<string, VoiceTarget>>, request: SpeechRequest): SpeechVoice {
+  const installed = voices.voiceNames()
   const mapped = voiceMap[request.voice.toLowerCase()]
   if (!(OPENAI_MODELS as readonly string[]).includes(request.model)) {
     if (!installed.includes(request.model)) {
@@ -43,11 +34,11 @@ export function resolveSpeechVoice (synthesizer: Synthesizer, voiceMap: Readonly
     // The model is the voice; `voice` picks a speaker of it, or is one of the
     // mapping's names (which OpenAI clients always send) for its first speaker.
     if (mapped !== undefined) return { voice: request.model }
-    const speaker = speakerOf(synthesizer, request.model, request.voice)
+    const speaker = voices.speakerOf(request.model, request.voice)
     if (speaker === undefined) throw invalid(`an OpenAI voice name or a speaker of ${request.model}`, 'voice', request.voice)
     return { voice: request.model, speaker }
   }
-  if (mapped !== undefined) return mappedVoice(synthesizer, mapped)
+  if (mapped !== undefined) return mappedVoice(voices, mapped)
   if (installed.includes(request.voice)) return { voice: request.voice }
   throw voiceNotFound(request.voice, [...Object.keys(voiceMap).sort(), ...installed])
 }

@@ -11,7 +11,7 @@ import type { Logger } from 'pino'
 import { releaseFreedMemory } from '../engine/runtime.js'
 import type { VoiceConfig } from '../engine/index.js'
 import { SynthesisCancelledError } from '../engine/errors.js'
-import { VoiceBrokenError } from '../voices/errors.js'
+import { voiceBroken } from '../voices/errors.js'
 import { overBudget, planRoom, type EvictionReason, type Occupant } from './eviction.js'
 import type { InferenceGate } from './inference-gate.js'
 import { HeapSweep, MemoryReleaser } from '../engine/memory/index.js'
@@ -115,9 +115,9 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
    * Waits for room while every pool is busy; `signal` bounds the wait. */
   async acquire (source: PoolSource, signal?: AbortSignal): Promise<PoolLease> {
     const broken = this.brokenVoices.get(source.name)
-    if (broken !== undefined && broken.version === source.version) throw new VoiceBrokenError(source.name, broken.reason)
+    if (broken !== undefined && broken.version === source.version) throw voiceBroken(source.name, broken.reason)
     const tooBig = this.pools.has(source.name) ? undefined : overBudgetReason(source.modelBytes, this.options.memoryBudgetBytes)
-    if (tooBig !== undefined) throw new VoiceBrokenError(source.name, tooBig)
+    if (tooBig !== undefined) throw voiceBroken(source.name, tooBig)
     for (;;) {
       if (signal?.aborted === true) throw new SynthesisCancelledError()
       if (this.closed) throw new SynthesisCancelledError('The service is shutting down')
@@ -215,7 +215,7 @@ export class PoolManager extends EventEmitter<PoolManagerEvents> {
     } catch (error) {
       release()
       if (error instanceof SynthesisCancelledError) throw error
-      throw new VoiceBrokenError(entry.name, brokenReason(entry.modelPath, error))
+      throw voiceBroken(entry.name, brokenReason(entry.modelPath, error))
     }
     entry.lastUsed = Date.now()
     return { pool, release }

@@ -53,7 +53,6 @@ export interface RunningService {
  * metrics, cache or folder watching. */
 export interface LocalSpeech {
   speech: SpeechService
-  registry: VoiceRegistry
   close: () => Promise<void>
 }
 
@@ -90,12 +89,11 @@ export async function openLocalSpeech (config: ServiceConfig, log: Logger): Prom
   await registry.rescan()
   const pools = voicePools(config, log, true)
   const encoders = new EncoderPool(1, log, { avcodecLibrary: config.avcodecLibrary })
-  const synthesizer = new Synthesizer(config, registry, pools, runtime, log, await openLexicons(config, log))
+  const synthesizer = new Synthesizer({ ...config, voiceFolder: config.voiceDir }, registry, pools, runtime, log, await openLexicons(config, log))
   const uncounted = { cacheHit: () => {}, cacheMiss: () => {}, speech: () => {} }
   const speech = new SpeechService(config, synthesizer, new PhraseCache(0), encoders, uncounted)
   return {
     speech,
-    registry,
     close: async () => {
       registry.close()
       await Promise.all([pools.close(), encoders.close()])
@@ -223,7 +221,7 @@ export async function startService (config: ServiceConfig, log: Logger, options:
   const { access, keys } = serviceAccess(config, metrics, options, log)
   const speech = new SpeechService(config, synthesizer, cache, encoders, speechMetrics(metrics), options.playbackClock)
   const installer = voiceInstaller(config, registry, log)
-  const deps: ServiceDeps = { config, log, runtime, registry, pools, synthesizer, speech, metrics, cache, preload, encoders, access, installer, lexicons }
+  const deps: ServiceDeps = { config, log, runtime, registry, pools, speech, metrics, cache, preload, encoders, access, installer, lexicons }
   const router = serviceRouter(deps)
   const door = frontDoor(createApp(deps, router), config.replicaName)
   deps.draining = () => door.draining

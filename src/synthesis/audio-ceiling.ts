@@ -4,7 +4,7 @@
 // the service hold or send more than the ceiling.
 
 import { silenceLength } from '../engine/index.js'
-import { AudioTooLongError } from './errors.js'
+import { audioTooLong } from './errors.js'
 import type { PreparedSynthesis } from './synthesizer.js'
 
 /** The largest piece of silence made at once (a second at 16 kHz). */
@@ -31,7 +31,7 @@ export class AudioCeiling {
     const gaps = Math.max(0, count - 1)
     const seconds = gaps * this.silenceSeconds
     if (seconds > this.maxSeconds) {
-      throw new AudioTooLongError('sentence_silence', this.maxSeconds, `${this.silenceSeconds} s between each of ${count} sentences (${seconds} s of silence)`, seconds)
+      throw audioTooLong('sentence_silence', this.maxSeconds, `${this.silenceSeconds} s between each of ${count} sentences (${seconds} s of silence)`, seconds)
     }
   }
 
@@ -39,7 +39,7 @@ export class AudioCeiling {
   add (samples: number): void {
     if (this.samples + samples > this.maxSamples) {
       const seconds = (this.samples + samples) / this.prepared.sampleRate
-      throw new AudioTooLongError('text', this.maxSeconds, `text that speaks for more than ${Math.floor(seconds)} s`, seconds)
+      throw audioTooLong('text', this.maxSeconds, `text that speaks for more than ${Math.floor(seconds)} s`, seconds)
     }
     this.samples += samples
   }

@@ -49,11 +49,9 @@ export function requestTimedOut (): ChorusError {
  * work when its pauses alone would (`field` sentence_silence), else stopped
  * when the samples made reach it (`field` text). 413 while nothing was sent;
  * after that the stream is ended. */
-export class AudioTooLongError extends ChorusError {
-  constructor (field: 'sentence_silence' | 'text', limitSeconds: number, received: string, receivedSeconds: number) {
-    super('ERR_AUDIO_TOO_LONG', `Expected at most ${limitSeconds} seconds of audio (TTS_MAX_AUDIO_SECONDS) for ${field} but received ${received}`,
-      { status: 413, details: { field, limit_seconds: limitSeconds, received_seconds: receivedSeconds } })
-  }
+export function audioTooLong (field: 'sentence_silence' | 'text', limitSeconds: number, received: string, receivedSeconds: number): ChorusError {
+  return new ChorusError('ERR_AUDIO_TOO_LONG', `Expected at most ${limitSeconds} seconds of audio (TTS_MAX_AUDIO_SECONDS) for ${field} but received ${received}`,
+    { status: 413, details: { field, limit_seconds: limitSeconds, received_seconds: receivedSeconds } })
 }
 
 /** A whole answer could not be kept until its end: its spool folder

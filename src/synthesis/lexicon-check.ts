@@ -4,7 +4,7 @@
 // voice has no phoneme for is refused, naming the symbol, the entry and the
 // voice, so an operator finds the typo at upload, not in a listener's ear.
 
-import { LexiconError } from '../text/errors.js'
+import { invalidLexicon } from '../text/errors.js'
 import { languageFits, type Lexicon } from '../text/lexicon/lexicon.js'
 import { espeakMnemonics } from '../voices/builtin-phonemes.js'
 import { BUILTIN_ESPEAK_VOICE } from '../voices/builtin.js'
@@ -35,7 +35,7 @@ export function checkLexiconPhonemes (lexicon: Lexicon, voices: readonly Resolve
       const symbol = unknownSymbol(voice, entry.ipa, binding)
       if (symbol === undefined) continue
       const code = `U+${(symbol.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`
-      throw new LexiconError(`Expected phonemes that voice ${voice.name} can speak for ${lexicon.name ?? 'the lexicon'}, ${entry.label} but received ${JSON.stringify(entry.ipa)}: it has no phoneme "${symbol}" (${code})`,
+      throw invalidLexicon(`Expected phonemes that voice ${voice.name} can speak for ${lexicon.name ?? 'the lexicon'}, ${entry.label} but received ${JSON.stringify(entry.ipa)}: it has no phoneme "${symbol}" (${code})`,
         { details: { entry: entry.label, symbol, voice: voice.name } })
     }
   }

@@ -15,13 +15,14 @@ import type { Preloader } from '../pool/preload.js'
 import type { Logger } from '../shared/logger.js'
 import { BUILTIN_VOICE } from '../voices/builtin.js'
 import type { VoiceRegistry } from '../voices/registry.js'
-import type { Synthesizer } from './synthesizer.js'
+import type { SpeechService } from './speech-service.js'
 
 /** What readiness is decided from. */
 export interface ReadinessSources {
   /** TTS_PRELOAD_VOICES */
   config: { preloadVoices: string[] | '*' }
-  synthesizer: Synthesizer
+  /** Whose default voice is required. */
+  speech: Pick<SpeechService, 'defaultVoice'>
   preload: Preloader
   pools: PoolManager
   registry: VoiceRegistry
@@ -34,7 +35,7 @@ export interface MissingVoice {
 }
 
 function requiredVoices (deps: ReadinessSources): string[] {
-  const fallback = deps.synthesizer.defaultVoice().effective
+  const fallback = deps.speech.defaultVoice().effective
   const status = deps.preload.status
   // Named voices are required (a missing one keeps the replica out of
   // rotation, where an operator sees it), except those that did not fit the
@@ -46,7 +47,7 @@ function requiredVoices (deps: ReadinessSources): string[] {
 /** The voices a ready service answers with: the required ones, and the
  * built-in voice when it is the default (it needs no loading, but it serves). */
 export function servingVoices (deps: ReadinessSources): string[] {
-  const fallback = deps.synthesizer.defaultVoice().effective
+  const fallback = deps.speech.defaultVoice().effective
   return [...new Set([...(fallback === BUILTIN_VOICE ? [fallback] : []), ...requiredVoices(deps)])]
 }
 
@@ -75,7 +76,7 @@ export function checkReadiness (deps: ReadinessSources): MissingVoice[] {
       missing.push({ voice: name, reason: 'not installed' })
       continue
     }
-    if (preload.state === 'loading' && !tried.has(name) && name !== deps.synthesizer.defaultVoice().effective) {
+    if (preload.state === 'loading' && !tried.has(name) && name !== deps.speech.defaultVoice().effective) {
       // The preloader will get to it; loading it here too would race it.
       missing.push({ voice: name, reason: 'preloading' })
       continue

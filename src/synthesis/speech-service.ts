@@ -31,9 +31,10 @@ import { encodeSpeech } from './encoded-speech.js'
 import { requestTimedOut } from './errors.js'
 import type { SpeechAdmission } from './speech-admission.js'
 import { speechCacheKey, type CachedAudio, type PhraseCache } from './phrase-cache.js'
-import type { PreparedSynthesis, Synthesizer } from './synthesizer.js'
+import type { DefaultVoiceStatus, PreparedSynthesis, Synthesizer } from './synthesizer.js'
 import { timingBytes, type TimingChunk, type TimingKind } from './timing.js'
 import type { TtsRequest } from './tts-request.js'
+import type { Lexicon } from '../text/lexicon/lexicon.js'
 import { streamedWav, streamWav, wholeWav, type SpeechRun } from './wav-speech.js'
 
 export type { PlaybackQueue }
@@ -126,6 +127,9 @@ export interface SpeechMetrics {
   speech: (voice: string, audioSeconds: number, elapsedSeconds: number) => void
 }
 
+/** What the protocols ask of the installed voices (voice-resolver.ts, GET /v1/models). */
+export type VoiceQueries = Pick<SpeechService, 'voiceNames' | 'defaultVoice' | 'speakerOf'>
+
 /** The abort's reason when the work was stopped from outside, else the error. */
 function outcome (error: unknown, signal: AbortSignal): unknown {
   return signal.aborted && error instanceof SynthesisCancelledError ? signal.reason : error
@@ -147,7 +151,7 @@ export class SpeechService {
 
   constructor (
     private readonly settings: SpeechSettings,
-    readonly synthesizer: Synthesizer,
+    private readonly synthesizer: Synthesizer,
     private readonly cache: PhraseCache,
     private readonly encoders: EncoderPool,
     private readonly metrics: SpeechMetrics,
@@ -163,6 +167,37 @@ export class SpeechService {
    * answer, pieces of a WebSocket context (look-ahead.ts). */
   get lookAhead (): LookAhead {
     return this.synthesizer.lookAhead
+  }
+
+  /** Requests admitted and not yet done (against TTS_MAX_PENDING). */
+  get pending (): number {
+    return this.synthesizer.pending
+  }
+
+  /** Installed voice names plus the built-in voice, sorted. */
+  voiceNames (): string[] {
+    return this.synthesizer.voiceNames()
+  }
+
+  /** Which voice a request without `voice` gets, and whether it is installed. */
+  defaultVoice (): DefaultVoiceStatus {
+    return this.synthesizer.defaultVoice()
+  }
+
+  /** The speaker of `voice` that `requested` names (a speaker's name, or an
+   * id below the voice's count); undefined for none, or a voice without speakers. */
+  speakerOf (voice: string, requested: string): number | string | undefined {
+    const resolved = this.synthesizer.resolveVoice(voice)
+    if (resolved.kind !== 'piper') return undefined
+    const config = resolved.voice.config
+    if (config.speakerIdMap[requested] !== undefined) return requested
+    if (/^\d+$/.test(requested) && Number(requested) < config.numSpeakers) return Number(requested)
+    return undefined
+  }
+
+  /** Checks a lexicon's phonemes at its install (Synthesizer.checkLexicon). */
+  checkLexicon (lexicon: Lexicon, voice?: string): void {
+    this.synthesizer.checkLexicon(lexicon, voice)
   }
 
   /** A queue of answers one listener hears in order (SpeechRequest.playback). */

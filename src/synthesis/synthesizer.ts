@@ -6,7 +6,7 @@
 import type { Logger } from '../shared/logger.js'
 import { encoderRuns, espeakHasVoice, type Runtime, type SentenceWord, type SynthesisConfig } from '../engine/index.js'
 import { sentencePhonemesAsync, sentencePhonemesWithWordsAsync } from '../engine/phonemes.js'
-import { VoiceBrokenError } from '../voices/errors.js'
+import { voiceBroken } from '../voices/errors.js'
 import { overloaded, voiceNotFound } from './errors.js'
 import type { PoolManager } from '../pool/pool-manager.js'
 import type { ChunkingSettings } from '../engine/chunking.js'
@@ -43,8 +43,8 @@ export type ResolvedVoice =
 
 /**
  * The voice a name stands for: the built-in voice, an installed voice, or a
- * typed error (VoiceBrokenError for files the folder scan left out,
- * VoiceNotFoundError otherwise, naming `folder` when the user is on this
+ * typed error (ERR_VOICE_BROKEN for files the folder scan left out,
+ * ERR_VOICE_NOT_FOUND otherwise, naming `folder` when the user is on this
  * machine). The one place the built-in voice is told apart by name.
  */
 export function resolveVoice (registry: VoiceRegistry, name: string, folder?: string): ResolvedVoice {
@@ -53,7 +53,7 @@ export function resolveVoice (registry: VoiceRegistry, name: string, folder?: st
   const voice = isValidVoiceName(name) ? registry.get(name) : undefined
   if (voice === undefined) {
     const unusable = isValidVoiceName(name) ? registry.leftOut().get(name) : undefined
-    if (unusable !== undefined) throw new VoiceBrokenError(name, unusable)
+    if (unusable !== undefined) throw voiceBroken(name, unusable)
     throw voiceNotFound(name, [...registry.names(), BUILTIN_VOICE].sort(), folder)
   }
   return { kind: 'piper', name, version: voice.version, voice }
@@ -116,6 +116,9 @@ export interface RunOptions {
 export interface SynthesizerSettings extends DefaultVoiceChoice {
   /** Requests admitted at once; beyond it, 503. */
   maxPending: number
+  /** The voice folder a missing voice's error names: set only where the user
+   * is on this machine (chorus say), never for an HTTP answer. */
+  voiceFolder?: string
   /** A request's time; Retry-After is a tenth of it. */
   timeoutMs: number
   chunking: ChunkingSettings
@@ -159,7 +162,7 @@ export class Synthesizer {
   }
 
   resolveVoice (requested: string | undefined): ResolvedVoice {
-    return resolveVoice(this.registry, requested ?? this.defaultVoice().effective)
+    return resolveVoice(this.registry, requested ?? this.defaultVoice().effective, this.config.voiceFolder)
   }
 
   /** Checks a lexicon's phonemes at its install: against `voice` alone for

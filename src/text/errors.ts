@@ -17,27 +17,23 @@ export function placeText (place: MarkupPlace): string {
   return `line ${place.line}, column ${place.column}`
 }
 
+// Factories, not classes: callers tell these apart by code only.
+
 /** SSML (`"ssml": true`, or a text starting with `<speak>`) that cannot be spoken. */
-export class SsmlError extends ChorusError {
-  constructor (message: string, options: ChorusErrorOptions = {}) {
-    super('ERR_INVALID_SSML', message, { status: 400, ...options })
-  }
+export function invalidSsml (message: string, options: ChorusErrorOptions = {}): ChorusError {
+  return new ChorusError('ERR_INVALID_SSML', message, { status: 400, ...options })
 }
 
 /** A lexicon (PLS or JSON) that cannot be installed or used. */
-export class LexiconError extends ChorusError {
-  constructor (message: string, options: ChorusErrorOptions = {}) {
-    super('ERR_INVALID_LEXICON', message, { status: 400, ...options })
-  }
+export function invalidLexicon (message: string, options: ChorusErrorOptions = {}): ChorusError {
+  return new ChorusError('ERR_INVALID_LEXICON', message, { status: 400, ...options })
 }
 
 /** Phonemes (inline, SSML or a lexicon's) with a symbol the voice has no id for. */
-export class UnknownPhonemeError extends ChorusError {
-  constructor (message: string, options: ChorusErrorOptions = {}) {
-    super('ERR_UNKNOWN_PHONEME', message, { status: 400, ...options })
-  }
+export function unknownPhonemeSymbol (message: string, options: ChorusErrorOptions = {}): ChorusError {
+  return new ChorusError('ERR_UNKNOWN_PHONEME', message, { status: 400, ...options })
 }
 
-registerError('ERR_INVALID_SSML', (message, options) => new SsmlError(message, options))
-registerError('ERR_INVALID_LEXICON', (message, options) => new LexiconError(message, options))
-registerError('ERR_UNKNOWN_PHONEME', (message, options) => new UnknownPhonemeError(message, options))
+registerError('ERR_INVALID_SSML', invalidSsml)
+registerError('ERR_INVALID_LEXICON', invalidLexicon)
+registerError('ERR_UNKNOWN_PHONEME', unknownPhonemeSymbol)

@@ -1,8 +1,9 @@
 // Errors of the voice catalogue, the voice fetcher, the bundled-voice
-// installer, and a voice whose files do not load (VoiceBrokenError). All are
+// installer, and a voice whose files do not load (voiceBroken). All are
 // operational (bad catalogue, unknown voice, a source that fails or serves
 // the wrong bytes, a folder we cannot write, damaged files), never bugs.
 // An invalid voice name is the shared InvalidArgumentError (see voice-name.ts).
+// Classes where a caller or a test tells them apart; factories for the rest.
 
 import { ChorusError, type ChorusErrorOptions } from '../errors.js'
 
@@ -47,36 +48,19 @@ export interface IntegrityDetails {
   actual: string | number
 }
 
-/** A downloaded voice file does not match the catalogue; nothing was installed. */
-abstract class VoiceIntegrityError extends ChorusError {
-  readonly file: string
-  readonly expected: string | number
-  readonly actual: string | number
-
-  constructor (code: string, message: string, details: IntegrityDetails) {
-    super(code, message, { status: 502, expose: false, details: { ...details } })
-    this.file = details.file
-    this.expected = details.expected
-    this.actual = details.actual
-  }
+/** A downloaded voice file does not match the catalogue (nothing was
+ * installed): wrong length, truncated or longer than the catalogue says (a
+ * source that sends too much is cut off at the first excess chunk, hence
+ * "at least"). */
+export function voiceFileSize (details: IntegrityDetails & { expected: number, actual: number }): ChorusError {
+  return new ChorusError('ERR_VOICE_FILE_SIZE', `Size mismatch for ${details.file} from ${details.source}: expected ${details.expected} bytes, ` +
+    `received ${details.expected < details.actual ? 'at least ' : ''}${details.actual}`, { status: 502, expose: false, details: { ...details } })
 }
 
-/** Wrong length: truncated, or longer than the catalogue says. A source that
- * sends too much is cut off at the first excess chunk, hence "at least". */
-export class VoiceFileSizeError extends VoiceIntegrityError {
-  constructor (details: IntegrityDetails & { expected: number, actual: number }) {
-    super('ERR_VOICE_FILE_SIZE',
-      `Size mismatch for ${details.file} from ${details.source}: expected ${details.expected} bytes, ` +
-      `received ${details.expected < details.actual ? 'at least ' : ''}${details.actual}`, details)
-  }
-}
-
-/** Right length, wrong bytes. */
-export class VoiceFileChecksumError extends VoiceIntegrityError {
-  constructor (details: IntegrityDetails & { expected: string, actual: string }) {
-    super('ERR_VOICE_FILE_MD5',
-      `MD5 mismatch for ${details.file} from ${details.source}: expected ${details.expected}, computed ${details.actual}`, details)
-  }
+/** The same, right length but wrong bytes. */
+export function voiceFileChecksum (details: IntegrityDetails & { expected: string, actual: string }): ChorusError {
+  return new ChorusError('ERR_VOICE_FILE_MD5', `MD5 mismatch for ${details.file} from ${details.source}: expected ${details.expected}, computed ${details.actual}`,
+    { status: 502, expose: false, details: { ...details } })
 }
 
 /** A voice file could not be written into, or moved within, a voice folder. */
@@ -90,10 +74,8 @@ export class VoiceInstallError extends ChorusError {
 }
 
 /** A voice whose files failed to load: refused until its files change. */
-export class VoiceBrokenError extends ChorusError {
-  constructor (readonly voice: string, readonly reason: string) {
-    super('ERR_VOICE_BROKEN', `Voice ${voice} cannot be loaded: ${reason}`, { status: 500, expose: true, details: { voice, reason } })
-  }
+export function voiceBroken (voice: string, reason: string): ChorusError {
+  return new ChorusError('ERR_VOICE_BROKEN', `Voice ${voice} cannot be loaded: ${reason}`, { status: 500, expose: true, details: { voice, reason } })
 }
 
 /** The voice folder cannot be written (a read-only mount, no write
@@ -107,16 +89,12 @@ export class VoiceFolderReadOnlyError extends ChorusError {
 }
 
 /** Removing a voice whose files are not in the voice folder. */
-export class VoiceNotInstalledError extends ChorusError {
-  constructor (readonly voice: string, dir: string) {
-    super('ERR_VOICE_NOT_INSTALLED', `Voice "${voice}" is not installed in ${dir}`, { status: 404, expose: true, details: { voice } })
-  }
+export function voiceNotInstalled (voice: string, dir: string): ChorusError {
+  return new ChorusError('ERR_VOICE_NOT_INSTALLED', `Voice "${voice}" is not installed in ${dir}`, { status: 404, expose: true, details: { voice } })
 }
 
 /** An install stopped by a removal of its voice (DELETE while it ran). */
-export class VoiceInstallCancelledError extends ChorusError {
-  constructor (readonly voice: string) {
-    super('ERR_VOICE_INSTALL_CANCELLED', `The install of voice "${voice}" was cancelled: the voice was removed while it was being installed`,
-      { status: 409, expose: true, details: { voice } })
-  }
+export function voiceInstallCancelled (voice: string): ChorusError {
+  return new ChorusError('ERR_VOICE_INSTALL_CANCELLED', `The install of voice "${voice}" was cancelled: the voice was removed while it was being installed`,
+    { status: 409, expose: true, details: { voice } })
 }

@@ -20,7 +20,7 @@ import { integerInRange, invalid, isNonEmptyString, isPlainObject } from '../val
 import { loadCatalog, parseCatalog, VoiceCatalog, type CatalogFile, type CatalogVoice } from './catalog.js'
 import { SILENT_LOG, type InstallLog } from './bundled.js'
 import { RedirectPolicy, type AddressLookup } from './redirect-policy.js'
-import { VoiceDownloadError, VoiceFileChecksumError, VoiceFileSizeError, VoiceInstallError, VoiceNotInCatalogError } from './errors.js'
+import { VoiceDownloadError, voiceFileChecksum, voiceFileSize, VoiceInstallError, VoiceNotInCatalogError } from './errors.js'
 import { assertVoiceName, isValidVoiceName, temporaryPath, voiceFiles } from './voice-name.js'
 
 /** Piper's voices repository at the release the catalogue describes. */
@@ -378,7 +378,7 @@ async function download (file: CatalogFile, temp: string, context: Context): Pro
   async function * measure (chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     for await (const chunk of chunks) {
       bytes += chunk.byteLength
-      if (bytes > file.sizeBytes) throw new VoiceFileSizeError({ file: file.path, source: from, expected: file.sizeBytes, actual: bytes })
+      if (bytes > file.sizeBytes) throw voiceFileSize({ file: file.path, source: from, expected: file.sizeBytes, actual: bytes })
       hash.update(chunk)
       context.onProgress(file, bytes)
       yield chunk
@@ -391,9 +391,9 @@ async function download (file: CatalogFile, temp: string, context: Context): Pro
     if (error instanceof ChorusError) throw error
     throw new VoiceInstallError(temp, `Cannot write ${temp}: ${reason(error)}`, { cause: error })
   }
-  if (bytes !== file.sizeBytes) throw new VoiceFileSizeError({ file: file.path, source: from, expected: file.sizeBytes, actual: bytes })
+  if (bytes !== file.sizeBytes) throw voiceFileSize({ file: file.path, source: from, expected: file.sizeBytes, actual: bytes })
   const md5 = hash.digest('hex')
-  if (md5 !== file.md5) throw new VoiceFileChecksumError({ file: file.path, source: from, expected: file.md5, actual: md5 })
+  if (md5 !== file.md5) throw voiceFileChecksum({ file: file.path, source: from, expected: file.md5, actual: md5 })
 }
 
 async function ensureFolder (dir: string): Promise<void> {

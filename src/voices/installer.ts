@@ -14,7 +14,7 @@ import { access, rm, stat } from 'node:fs/promises'
 import { ChorusError } from '../errors.js'
 import { loadCatalog, type CatalogFile, type VoiceCatalog } from './catalog.js'
 import { SILENT_LOG, type InstallLog } from './bundled.js'
-import { VoiceFolderReadOnlyError, VoiceInstallCancelledError, VoiceInstallError, VoiceNotInstalledError } from './errors.js'
+import { VoiceFolderReadOnlyError, voiceInstallCancelled, VoiceInstallError, voiceNotInstalled } from './errors.js'
 import { DEFAULT_TIMEOUT_MS, fetchVoices, type FetchedVoice } from './fetch.js'
 import { assertVoiceName, voiceFiles } from './voice-name.js'
 import { pathExists } from './path-exists.js'
@@ -148,7 +148,7 @@ export class VoiceInstaller {
     const present = await Promise.all([pathExists(paths.model), pathExists(paths.config)])
     if (!present.includes(true)) {
       if (cancelled) return
-      throw new VoiceNotInstalledError(voice, this.voiceDir)
+      throw voiceNotInstalled(voice, this.voiceDir)
     }
     for (const path of [paths.model, paths.config]) {
       try {
@@ -165,7 +165,7 @@ export class VoiceInstaller {
   async #cancel (voice: string): Promise<boolean> {
     const running = this.#running.get(voice)
     if (running === undefined) return false
-    running.cancel.abort(new VoiceInstallCancelledError(voice))
+    running.cancel.abort(voiceInstallCancelled(voice))
     await running.done.catch(() => {})
     return true
   }

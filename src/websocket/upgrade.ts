@@ -16,7 +16,7 @@ import { mappedVoice } from '../openai/voice-resolver.js'
 import type { Admission, ApiAccess } from '../access/access.js'
 import type { Logger } from '../shared/logger.js'
 import { voiceNotFound } from '../synthesis/errors.js'
-import type { SpeechService } from '../synthesis/speech-service.js'
+import type { SpeechService, VoiceQueries } from '../synthesis/speech-service.js'
 import type { PlaybackClock } from '../synthesis/heard.js'
 import { notFound } from './errors.js'
 import { SocketLimits } from './limits.js'
@@ -72,13 +72,13 @@ export interface WebSockets {
 
 /** A voice_id: an alias of the voice map (the default voice if its voice is
  * missing, as the OpenAI endpoint does), else an installed voice's name. */
-export function resolveSocketVoice (speech: SpeechService, voiceMap: Readonly<Record<string, VoiceTarget>>, voiceId: string): VoiceTarget {
+export function resolveSocketVoice (voices: VoiceQueries, voiceMap: Readonly<Record<string, VoiceTarget>>, voiceId: string): VoiceTarget {
   const mapped = voiceMap[voiceId.toLowerCase()]
   if (mapped !== undefined) {
-    const { voice, speaker } = mappedVoice(speech.synthesizer, mapped)
+    const { voice, speaker } = mappedVoice(voices, mapped)
     return { voice, ...(speaker !== undefined ? { speaker } : {}) }
   }
-  const installed = speech.synthesizer.voiceNames()
+  const installed = voices.voiceNames()
   if (installed.includes(voiceId)) return { voice: voiceId }
   throw voiceNotFound(voiceId, [...Object.keys(voiceMap).sort(), ...installed])
 }

@@ -261,7 +261,7 @@ for (const row of SPEECH_KEYS) {
     t.ok(first.seconds > 0, `${first.seconds} s of audio came back`)
     const quotas = service.deps.access.quotas
     // A speech's audio is charged before it stops counting as pending.
-    await eventually('the speech to end', () => service.deps.synthesizer.pending === 0)
+    await eventually('the speech to end', () => service.deps.speech.pending === 0)
     t.ok(sameSamples(quotas.audioSeconds(name), first.seconds), `the key's quota is charged the audio it got (${quotas.audioSeconds(name)} s)`)
     const audioAfter = await keyAudio()
     t.same(changed(audioBefore, audioAfter), [name], 'the audio is counted under the key\'s name and no other')

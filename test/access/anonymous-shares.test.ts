@@ -44,7 +44,7 @@ t.test('a short answer on another connection is not held behind a long one', asy
   t.notOk(longDone, 'the short answer came first: its connection had its own share')
   long.request.on('error', () => {})
   long.request.destroy()
-  await eventually('the long answer\'s work to stop', () => service.deps.synthesizer.pending === 0)
+  await eventually('the long answer\'s work to stop', () => service.deps.speech.pending === 0)
 })
 
 t.test('one "anonymous" series however many connections: grants, requests, audio', async t => {

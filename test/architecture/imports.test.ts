@@ -1,7 +1,8 @@
 // The folder rules (rules.ts, the one place they are written; the table in
 // docs/architecture.md must say the same), against the import statements of
 // src/**/*.ts and of the load-test harness (bench/**/*.ts):
-// each folder imports only what the table allows, the tool server and the
+// each folder imports only what the table allows, the protocol adapters never
+// import the synthesizer (SYNTHESIS_INTERNALS), the tool server and the
 // reference spawner never import each other, no two folders import each
 // other, directly or round a longer loop (http and service once did), and
 // nothing in src/ imports the harness, which the package leaves out.
@@ -10,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
-import { ALLOWED_IMPORTS, APART, PROTOCOL_ADAPTERS, THIN_ADAPTER_LINES, THIN_ADAPTERS } from './rules.js'
+import { ALLOWED_IMPORTS, APART, PROTOCOL_ADAPTERS, SYNTHESIS_INTERNALS, THIN_ADAPTER_LINES, THIN_ADAPTERS } from './rules.js'
 
 const SRC = join(PACKAGE_ROOT, 'src')
 const BENCH = join(PACKAGE_ROOT, 'bench')
@@ -108,6 +109,18 @@ t.test('the protocol adapters import nothing from the pool or the engine', async
   }
 })
 
+/** The files of src a file imports, as paths from src (`synthesis/synthesizer.ts`). */
+function importedFiles (file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(SPECIFIER)].map(match => relative(SRC, resolve(dirname(file), match[1])).replace(/\.js$/, '.ts'))
+}
+
+t.test('the protocol adapters never import the synthesizer: they ask the speech service', async t => {
+  t.ok(importedFiles(join(SRC, 'service/server.ts')).includes('synthesis/synthesizer.ts'), 'the scan sees the composition root build it')
+  const reached = sourceFiles(SRC).filter(file => PROTOCOL_ADAPTERS.includes(area(file))).flatMap(file =>
+    importedFiles(file).filter(path => SYNTHESIS_INTERNALS.includes(path)).map(path => `${relative(SRC, file)} → ${path}`))
+  t.same(reached, [])
+})
+
 /** Lines of code: neither blank nor a comment (// lines, and /** … *\/ blocks' lines). */
 function codeLines (file: string): number {
   return readFileSync(file, 'utf8').split('\n').filter(line => !/^\s*(\/\/.*|\/?\*.*)?$/.test(line)).length
@@ -135,6 +148,8 @@ function documentedImports (): Map<string, string[]> {
 }
 
 t.test('docs/architecture.md\'s table says what the rules say', async t => {
+  const text = readFileSync(join(PACKAGE_ROOT, 'docs/architecture.md'), 'utf8')
+  for (const path of SYNTHESIS_INTERNALS) t.ok(text.includes(`\`${path}\``), `it names ${path}, which no protocol adapter imports`)
   const documented = documentedImports()
   t.same([...documented.keys()].sort(), Object.keys(ALLOWED).sort(), 'one row for every folder')
   for (const [folder, allowed] of Object.entries(ALLOWED)) {

@@ -32,7 +32,7 @@ async function stalledStream (): Promise<IncomingMessage> {
 t.test('a new stream beyond what the slots make: 503 with Retry-After, in every protocol', async t => {
   // 20 s of audio in 100 ms of inference, on each slot.
   service.deps.pools.gate.cost.observe(100, 20)
-  const capacity = service.deps.synthesizer.streamCapacity() ?? 0
+  const capacity = service.deps.pools.gate.cost.capacity(service.deps.pools.gate.limit) ?? 0
   t.ok(capacity > 0, 'the injected cost is what admission reads')
   const busy = await stalledStream()
   await eventually('one stream playing', () => service.deps.speech.streams.size === 1)

@@ -16,7 +16,7 @@ t.test('a full queue answers 503 with Retry-After', async t => {
   const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'x', maxRetries: 0 })
   const busy = client.audio.speech.create({ model: 'tts-1', voice: 'en_US-probeslow-medium' as 'alloy', input: 'One. Two. Three.', response_format: 'flac' })
   // Admitted, not a guess at how long admission takes.
-  await eventually('the busy request to be admitted', () => service.deps.synthesizer.pending > 0)
+  await eventually('the busy request to be admitted', () => service.deps.speech.pending > 0)
   const error = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi.' }).catch(e => e)
   t.type(error, APIError)
   t.equal(error.status, 503)

@@ -128,7 +128,7 @@ t.test('a model replaced under requests: a load that reads the new file, request
   const gate = pools.gate
   const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
   const holding = [1, 2, 3].map(async i => await speak(`Holding ${i}.`))
-  await eventually('the three requests to wait for a slot', () => service.deps.synthesizer.pending === 3 && gate.waiting > 0)
+  await eventually('the three requests to wait for a slot', () => service.deps.speech.pending === 3 && gate.waiting > 0)
   await replace(truncated)
   // Sent once the scan saw the change; their load may wait for room while the old pool is held.
   const after = [1, 2, 3].map(async i => await speak(`After ${i}.`))

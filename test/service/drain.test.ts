@@ -147,7 +147,7 @@ t.test('an HTTP answer in flight is delivered whole, with Connection: close and 
   const service = await start(held)
   const slot = await service.deps.pools.gate.acquire()
   const answer = postTts(service.url, { text: 'An answer that was in flight when the drain began.', voice: VOICE })
-  await eventually('the request is pending', () => service.deps.synthesizer.pending === 1)
+  await eventually('the request is pending', () => service.deps.speech.pending === 1)
   const stopped = service.close()
   await service.logged('the drain began', line => line.msg === 'draining: finishing answers and WebSocket contexts in flight')
   t.equal(await refused(service), 'ECONNREFUSED')

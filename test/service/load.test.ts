@@ -143,7 +143,7 @@ t.test('graceful shutdown: the answer running when the close began finishes whol
   const socketClosed = new Promise<number>(resolve => ws.once('close', code => { events.push('socket closed'); resolve(code) }))
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
   for (const message of [{ text: ' ' }, { text: 'Hello there. ', flush: true }]) ws.send(JSON.stringify(message))
-  await eventually('the answer and the socket\'s piece to be admitted and wait for a slot', () => service.deps.synthesizer.pending === 2 && gate.waiting > 0)
+  await eventually('the answer and the socket\'s piece to be admitted and wait for a slot', () => service.deps.speech.pending === 2 && gate.waiting > 0)
   t.equal(gate.granted, granted, 'neither has run a sentence when the close begins')
 
   events.push('close began')

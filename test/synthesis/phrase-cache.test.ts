@@ -77,7 +77,7 @@ t.test('a hit is served even when the queue is full', async t => {
   await postTts(service.url, { text: 'Hello.', voice: 'en_US-probe-medium' })
   const busy = postTts(service.url, { text: 'One. Two.' })
   // Admitted, not a guess at how long admission takes.
-  await eventually('the busy request to be admitted', () => service.deps.synthesizer.pending > 0)
+  await eventually('the busy request to be admitted', () => service.deps.speech.pending > 0)
   t.equal((await postTts(service.url, { text: 'Other.', voice: 'en_US-probe-medium' })).status, 503, 'a miss is refused')
   t.equal((await postTts(service.url, { text: 'Hello.', voice: 'en_US-probe-medium' })).status, 200, 'a hit is answered')
   t.equal((await busy).status, 200)

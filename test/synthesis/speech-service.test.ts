@@ -23,7 +23,7 @@ function asked (text = TEXT): SpeechRequest {
 
 /** Resolves once the service holds at most `left` requests. */
 async function settled (running: TestService, left = 0): Promise<void> {
-  while (running.deps.synthesizer.pending > left) await new Promise(resolve => setImmediate(resolve))
+  while (running.deps.speech.pending > left) await new Promise(resolve => setImmediate(resolve))
 }
 
 t.test('a reader who stops reading pauses its synthesis; the request stays admitted until its last chunk', async t => {
@@ -39,7 +39,7 @@ t.test('a reader who stops reading pauses its synthesis; the request stays admit
   // A chunk a sentence here, after the header: the window is what runs ahead of the chunks made.
   t.ok(sentencesStarted <= chunksMade + WINDOW, `${sentencesStarted} of ${SENTENCES} sentences started: no more than the window ahead`)
   await settled(service, 1)
-  t.equal(speech.synthesizer.pending, 1, 'the stalled request still counts against TTS_MAX_PENDING')
+  t.equal(speech.pending, 1, 'the stalled request still counts against TTS_MAX_PENDING')
 
   let read = 1
   for await (const chunk of stalled.chunks) if (chunk.kind === 'audio') read++
@@ -65,7 +65,7 @@ t.test('the request\'s time covers a stalled reader', async t => {
   t.teardown(() => quick.stop())
   const stalled = await quick.deps.speech.open({ ...asked(), log: quick.deps.log })
   await stalled.chunks.next()
-  t.equal(quick.deps.synthesizer.pending, 1)
+  t.equal(quick.deps.speech.pending, 1)
   await once(stalled.signal, 'abort')
   t.equal(stalled.signal.reason.code, 'ERR_TIMEOUT', 'stopped by the request\'s time, not left hanging')
   await settled(quick)

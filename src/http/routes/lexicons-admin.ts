@@ -41,7 +41,7 @@ function view (lexicon: StoredLexicon): Record<string, unknown> {
 }
 
 export function lexiconsAdminRoutes (deps: ServiceDeps): Router<ChorusState> {
-  const { lexicons, synthesizer } = deps
+  const { lexicons, speech } = deps
   const router = new Router<ChorusState>()
   const admin = requireAdmin(deps.config.adminToken)
   const route = (name: string) => async (ctx: Context & { state: ChorusState }, next: () => Promise<unknown>) => {
@@ -56,7 +56,7 @@ export function lexiconsAdminRoutes (deps: ServiceDeps): Router<ChorusState> {
     const scope = parseScope(typeof ctx.query.scope === 'string' ? ctx.query.scope : undefined, 'scope (query)')
     const text = await readBody(ctx.req, LEXICON_LIMITS.bytes)
     const { lexicon, version } = await lexicons.install(ctx.params.id, text, format, scope,
-      (parsed, chosen) => synthesizer.checkLexicon(parsed, chosen.kind === 'voice' ? chosen.voice : undefined))
+      (parsed, chosen) => speech.checkLexicon(parsed, chosen.kind === 'voice' ? chosen.voice : undefined))
     ctx.status = 201
     ctx.body = { ...view(lexicon), version_id: version.id, entries: version.entries }
   })

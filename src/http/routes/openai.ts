@@ -29,7 +29,6 @@ export function isOpenAIPath (path: string): boolean {
 }
 
 export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, voices: () => VoiceInfo[]): Router<ChorusState> {
-  const { synthesizer } = speech
   const router = new Router<ChorusState>()
 
   async function post (ctx: Context & { state: ChorusState }): Promise<void> {
@@ -37,7 +36,7 @@ export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, v
     const body = await readJsonBody(ctx, textBodyLimit(settings.maxTextLength))
     const request = parseSpeechRequest(body, settings.maxTextLength)
     const timestamps = parseTimestamps(body) ?? []
-    const target = resolveSpeechVoice(synthesizer, settings.openaiVoices, request)
+    const target = resolveSpeechVoice(speech, settings.openaiVoices, request)
     if (target.substitutedFor !== undefined) {
       ctx.state.log.info({ requested: request.voice, mapped: target.substitutedFor, speaking: target.voice }, 'mapped voice not installed: the default voice speaks')
     }
@@ -57,11 +56,11 @@ export function openAIRoutes (speech: SpeechService, settings: OpenAISettings, v
   router.post('openai-speech', '/v1/audio/speech', post)
   router.get('openai-models', '/v1/models', ctx => {
     ctx.state.route = '/v1/models'
-    ctx.body = modelList(synthesizer)
+    ctx.body = modelList(speech)
   })
   router.get('openai-voices', '/v1/audio/voices', ctx => {
     ctx.state.route = '/v1/audio/voices'
-    ctx.body = voiceList(synthesizer, settings.openaiVoices, voices())
+    ctx.body = voiceList(speech, settings.openaiVoices, voices())
   })
   return router
 }

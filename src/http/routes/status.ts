@@ -11,12 +11,12 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   const router = new Router<ChorusState>()
   router.get('health', '/health', ctx => {
     ctx.state.route = '/health'
-    const fallback = deps.synthesizer.defaultVoice()
+    const fallback = deps.speech.defaultVoice()
     const pools = poolHealth(deps)
     ctx.body = {
       status: 'ok',
       default_voice: fallback.effective,
-      voices: deps.synthesizer.voiceNames(),
+      voices: deps.speech.voiceNames(),
       // The configured default, and whether it is installed: a missing default
       // is reported here rather than hidden.
       configured_default_voice: fallback.configured,
@@ -25,7 +25,7 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
       // TTS_PRELOAD_VOICES' progress: state "done" once every listed voice was tried.
       preload: pools.preload,
       voice_memory: { budget_bytes: pools.memory.budgetBytes, used_bytes: pools.memory.usedBytes },
-      pending_requests: deps.synthesizer.pending
+      pending_requests: deps.speech.pending
     }
   })
   router.get('ready', '/ready', ctx => {
@@ -38,8 +38,8 @@ export function statusRoutes (deps: ServiceDeps): Router<ChorusState> {
   router.get('voices', '/voices', ctx => {
     ctx.state.route = '/voices'
     ctx.body = {
-      voices: deps.synthesizer.voiceNames(),
-      default_voice: deps.synthesizer.defaultVoice().effective,
+      voices: deps.speech.voiceNames(),
+      default_voice: deps.speech.defaultVoice().effective,
       details: describeVoices(deps),
       broken: describeBrokenVoices(deps),
       // Admin API installs under way; a voice appears in `voices` once complete.

@@ -6,7 +6,8 @@
 // bad input.
 
 import { LIMITS, toCodepoints, type SynthesisConfig, type VoiceConfig } from '../../engine/index.js'
-import { SsmlError, UnknownPhonemeError } from '../../text/errors.js'
+import { invalidSsml, unknownPhonemeSymbol } from '../../text/errors.js'
+import type { ChorusError } from '../../errors.js'
 import type { ScriptPart, ScriptStyle } from '../../text/script.js'
 import { espeakMnemonics } from '../../voices/builtin-phonemes.js'
 import { BUILTIN_ESPEAK_VOICE } from '../../voices/builtin.js'
@@ -54,12 +55,12 @@ function ownEspeakVoice (voice: ResolvedVoice): string {
  * language, else the tag ("en-GB" → "en-gb"), else its primary language ("de"). */
 function espeakVoiceFor (language: string, voice: ResolvedVoice, context: PlanContext): string {
   const own = ownEspeakVoice(voice)
-  if (own === '') throw new SsmlError(`Expected a voice that reads espeak-ng phonemes for <lang xml:lang="${language}"> but received ${voice.name}, which reads characters`)
+  if (own === '') throw invalidSsml(`Expected a voice that reads espeak-ng phonemes for <lang xml:lang="${language}"> but received ${voice.name}, which reads characters`)
   const tag = language.toLowerCase()
   const primary = tag.split('-')[0]
   if (tag === own || tag === primary && own.split('-')[0] === primary) return own
   for (const candidate of [tag, primary]) if (context.hasEspeakVoice(candidate)) return candidate
-  throw new SsmlError(`Expected a language espeak-ng can speak for <lang xml:lang> but received "${language}"`, { details: { language } })
+  throw invalidSsml(`Expected a language espeak-ng can speak for <lang xml:lang> but received "${language}"`, { details: { language } })
 }
 
 function passageFor (style: ScriptStyle, context: PlanContext): Passage {
@@ -67,12 +68,12 @@ function passageFor (style: ScriptStyle, context: PlanContext): Passage {
     ? { voice: context.voice, settings: context.settings, sampleRate: context.sampleRate }
     : context.otherVoice(style.voice)
   if (chosen.sampleRate !== context.sampleRate) {
-    throw new SsmlError(`Expected a voice at the answer's sample rate (${context.sampleRate} Hz) for <voice name> but received ${chosen.voice.name} (${chosen.sampleRate} Hz)`,
+    throw invalidSsml(`Expected a voice at the answer's sample rate (${context.sampleRate} Hz) for <voice name> but received ${chosen.voice.name} (${chosen.sampleRate} Hz)`,
       { details: { voice: chosen.voice.name, sample_rate: chosen.sampleRate } })
   }
   const lengthScale = chosen.settings.lengthScale / style.rate
   if (lengthScale < LIMITS.lengthScale.min || lengthScale > LIMITS.lengthScale.max) {
-    throw new SsmlError(`Expected a <prosody rate> that keeps length_scale from ${LIMITS.lengthScale.min} to ${LIMITS.lengthScale.max} for ${chosen.voice.name} but received a speed of ${style.rate} (length_scale ${lengthScale.toFixed(3)})`)
+    throw invalidSsml(`Expected a <prosody rate> that keeps length_scale from ${LIMITS.lengthScale.min} to ${LIMITS.lengthScale.max} for ${chosen.voice.name} but received a speed of ${style.rate} (length_scale ${lengthScale.toFixed(3)})`)
   }
   const espeakVoice = style.language === undefined ? ownEspeakVoice(chosen.voice) : espeakVoiceFor(style.language, chosen.voice, context)
   return { kind: 'passage', voice: chosen.voice, settings: { ...chosen.settings, lengthScale }, espeakVoice, ...(style.language !== undefined ? { language: style.language } : {}), parts: [] }
@@ -114,9 +115,9 @@ function checkPhonemes (part: PassagePart, passage: Passage, binding: NativeBind
   }
 }
 
-export function unknownPhoneme (voice: string, origin: string, ipa: string, symbol: string): UnknownPhonemeError {
+export function unknownPhoneme (voice: string, origin: string, ipa: string, symbol: string): ChorusError {
   const code = `U+${(symbol.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`
-  return new UnknownPhonemeError(`Expected phonemes that voice ${voice} can speak for ${origin} but received ${JSON.stringify(ipa)}: it has no phoneme "${symbol}" (${code})`,
+  return unknownPhonemeSymbol(`Expected phonemes that voice ${voice} can speak for ${origin} but received ${JSON.stringify(ipa)}: it has no phoneme "${symbol}" (${code})`,
     { details: { voice, symbol, where: origin } })
 }
 

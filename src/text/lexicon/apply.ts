@@ -4,7 +4,7 @@
 // reading, so every other word is read by espeak-ng exactly as before, in
 // the same context.
 
-import { LexiconError } from '../errors.js'
+import { invalidLexicon } from '../errors.js'
 import type { Edit } from '../normalize/offsets.js'
 import { LEXICON_LIMITS } from './lexicon.js'
 import type { PhonemeOverride, TextPart } from '../script.js'
@@ -29,7 +29,7 @@ export function applyLexicon (part: TextPart, matcher: LexiconMatcher): TextPart
   }
   const limit = part.spoken.text.length * LEXICON_LIMITS.growth + LEXICON_LIMITS.pronunciationLength
   if (part.spoken.text.length + shift > limit) {
-    throw new LexiconError(`Expected lexicon respellings that make the text at most ${LEXICON_LIMITS.growth} times longer but received ${part.spoken.text.length + shift} characters from ${part.spoken.text.length}`)
+    throw invalidLexicon(`Expected lexicon respellings that make the text at most ${LEXICON_LIMITS.growth} times longer but received ${part.spoken.text.length + shift} characters from ${part.spoken.text.length}`)
   }
   return { ...part, spoken: editSpoken(part.spoken, edits), overrides: [...part.overrides, ...overrides] }
 }

@@ -7,13 +7,13 @@
 //   { "Xyrith": "/zˈɪɹɪθ/", "NPC-7": "N P C seven", "Caer Wyvern": "/kˈaɪɚ wˈaɪvɚn/" }
 
 import { describeValue } from '../../validate.js'
-import { LexiconError } from '../errors.js'
+import { invalidLexicon } from '../errors.js'
 import { hasWordCharacter, LEXICON_LIMITS, normalizeGrapheme, type Lexicon, type LexiconEntry } from './lexicon.js'
 
 const IPA = /^\/(.*)\/$/su
 
 function refuse (what: string, name: string, value: unknown): never {
-  throw new LexiconError(`Expected ${what} for ${name} but received ${describeValue(value)}`, { details: { entry: name } })
+  throw invalidLexicon(`Expected ${what} for ${name} but received ${describeValue(value)}`, { details: { entry: name } })
 }
 
 export function parseJsonLexicon (value: unknown): Lexicon {

@@ -7,14 +7,14 @@
 // (a synthesizer has no part-of-speech to choose by). Every refusal names
 // the lexeme and its line and column.
 
-import { LexiconError, placeText, type MarkupPlace } from '../errors.js'
+import { invalidLexicon, placeText, type MarkupPlace } from '../errors.js'
 import { onlyText, parseXml, XmlSyntaxError, type XmlElement } from '../xml.js'
 import { hasWordCharacter, LEXICON_LIMITS, normalizeGrapheme, type Lexicon, type LexiconEntry } from './lexicon.js'
 
 const IGNORED = new Set(['meta', 'metadata', 'example'])
 
 function refuse (what: string, name: string, received: string, place: MarkupPlace): never {
-  throw new LexiconError(`Expected ${what} for ${name} but received ${received} at ${placeText(place)}`, { details: { entry: name, line: place.line, column: place.column } })
+  throw invalidLexicon(`Expected ${what} for ${name} but received ${received} at ${placeText(place)}`, { details: { entry: name, line: place.line, column: place.column } })
 }
 
 /** The lexicon in a PLS document. */
@@ -24,7 +24,7 @@ export function parsePls (source: string): Lexicon {
     root = parseXml(source)
   } catch (error) {
     if (!(error instanceof XmlSyntaxError)) throw error
-    throw new LexiconError(`Expected a well-formed PLS document for the lexicon but received ${error.reason} at ${placeText(error.place)}`,
+    throw invalidLexicon(`Expected a well-formed PLS document for the lexicon but received ${error.reason} at ${placeText(error.place)}`,
       { details: { line: error.place.line, column: error.place.column } })
   }
   if (root.name !== 'lexicon') refuse('a <lexicon> root element', 'the lexicon', `<${root.name}>`, root.place)

@@ -12,7 +12,7 @@
 // answer is never half-spoken. White space runs in text are one space, as
 // XML readers of SSML take them.
 
-import { SsmlError, placeText, type MarkupPlace } from '../errors.js'
+import { invalidSsml, placeText, type MarkupPlace } from '../errors.js'
 import type { SpokenText } from '../normalize/index.js'
 import { isEnglish } from '../normalize/index.js'
 import type { Edit } from '../normalize/offsets.js'
@@ -70,7 +70,7 @@ function readDocument (source: string, fragment: boolean): XmlElement {
   } catch (error) {
     if (!(error instanceof XmlSyntaxError)) throw error
     const place = fragment ? unwrapPlace(error.place) : error.place
-    throw new SsmlError(`Expected well-formed SSML for text but received ${error.reason} at ${placeText(place)}`,
+    throw invalidSsml(`Expected well-formed SSML for text but received ${error.reason} at ${placeText(place)}`,
       { details: { line: place.line, column: place.column, expected: 'well-formed XML' } })
   }
 }
