@@ -2,13 +2,11 @@
 // the budget, with /health telling when it is done.
 
 import { execFile } from 'node:child_process'
-import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { request, startTestService, type TestService } from '../helpers/service.js'
 import { CHILD_HANG_GUARD_MS, eventually } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusArgs } from '../helpers/chorus-command.js'
 
 interface Preload { state: string, loaded: string[], failed: string[], skipped: string[] }
 
@@ -51,7 +49,7 @@ t.test('nothing to preload: done at once', async t => {
 })
 
 t.test('chorus serve with a malformed TTS_PRELOAD_VOICES exits 2 naming it', async t => {
-  const failed = await promisify(execFile)(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'serve'], {
+  const failed = await promisify(execFile)(process.execPath, chorusArgs(['serve']), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_PRELOAD_VOICES: 'en_US-lessac-medium,voices/evil' },
     timeout: CHILD_HANG_GUARD_MS
   }).then(() => ({ code: 0, stderr: '' }), (error: { code: number, stderr: string }) => error)
