@@ -1,8 +1,11 @@
 // The `chorus` command as tests start it, a child process: node on the
 // command's bundle while it is current (scripts/build-dev-workers.ts; tap's
 // before step makes it), else through tsx from the sources, so what runs is
-// always the current source. From the bundle a start costs a few hundred ms
-// less, and the CLI tests start the command dozens of times.
+// always the current source; from the bundle a start costs a few hundred ms
+// less. Started through `/usr/bin/env -u NODE_OPTIONS`: tap adds its
+// processinfo preload to every child's NODE_OPTIONS, whatever env the test
+// passes, and its module hooks made each start 2-3x slower (a user's shell
+// has no such preload). The CLI tests start the command dozens of times.
 
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,10 +15,11 @@ import { TSX_ARGS } from './tsx.js'
 
 export const BIN = join(PACKAGE_ROOT, 'src/bin.cts')
 
-/** Node's arguments that run `chorus ...args`. */
-export function chorusArgs (args: string[]): string[] {
+/** The file and arguments that run `chorus ...args`, for spawn or execFile. */
+export function chorusCommand (args: string[]): [file: string, args: string[]] {
   // The harness is imported by a URL computed at run time (src/cli.ts), which
   // a bundle cannot follow to TypeScript: `chorus bench` runs from the sources.
   const bundle = args[0] === 'bench' ? undefined : freshBundle(BIN)
-  return bundle === undefined ? [...TSX_ARGS, BIN, ...args] : [fileURLToPath(bundle), ...args]
+  const node = bundle === undefined ? [...TSX_ARGS, BIN] : [fileURLToPath(bundle)]
+  return ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, ...node, ...args]]
 }

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline'
 import t from 'tap'
 import { loadServiceConfig } from '../../src/service/config.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
-import { chorusArgs } from '../helpers/chorus-command.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 
 
 t.test('the level comes from CHORUS_LOG_LEVEL, else TTS_LOG_LEVEL, else info', async t => {
@@ -37,7 +37,7 @@ t.teardown(() => rm(voiceDir, { recursive: true, force: true }))
 /** `chorus serve` as a user runs it, until it logs that it listens or
  * exits; CHILD_HANG_GUARD_MS only ends a hang (then: false). */
 async function serveLogsListening (env: Record<string, string>): Promise<boolean> {
-  const child = spawn(process.execPath, chorusArgs(['serve']), {
+  const child = spawn(...chorusCommand(['serve']), {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
