@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { buildDevWorkers, COMMAND_ENTRY, WORKER_ENTRIES } from '../../scripts/build-dev-workers.js'
 import { BUNDLE_DIR, freshBundle, SOURCE_ROOT } from '../../src/dev-workers.mjs'
+import { workerStartOptions } from '../../src/worker-start-options.js'
 
 const TS_WORKER = new URL('../helpers/ts-worker.mjs', import.meta.url)
 const dir = join(SOURCE_ROOT, 'test/fixtures/generated', `dev-worker-${process.pid}`)
@@ -29,7 +30,7 @@ async function writeAnswer (value: number): Promise<void> {
 
 /** What a worker started through the test shim posts: its answer and the URL its module saw. */
 async function runWorker (): Promise<{ answer: number, url: string }> {
-  const worker = new Worker(TS_WORKER, { workerData: { entry: pathToFileURL(entry).href } })
+  const worker = new Worker(TS_WORKER, { workerData: { entry: pathToFileURL(entry).href }, ...workerStartOptions(true) })
   const [message] = await once(worker, 'message') as [{ answer: number, url: string }]
   await worker.terminate()
   return message
