@@ -2,16 +2,14 @@
 // command's bundle while it is current (scripts/build-dev-workers.ts; tap's
 // before step makes it), else through tsx from the sources, so what runs is
 // always the current source; from the bundle a start costs a few hundred ms
-// less. Started through `/usr/bin/env -u NODE_OPTIONS`: tap adds its
-// processinfo preload to every child's NODE_OPTIONS, whatever env the test
-// passes, and its module hooks made each start 2-3x slower (a user's shell
-// has no such preload). The CLI tests start the command dozens of times.
+// less, and the CLI tests start the command dozens of times. Without tap's
+// preload (nodeCommand).
 
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freshBundle } from '../../src/dev-workers.mjs'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
-import { TSX_ARGS } from './tsx.js'
+import { nodeCommand, TSX_ARGS } from './tsx.js'
 
 export const BIN = join(PACKAGE_ROOT, 'src/bin.cts')
 
@@ -21,5 +19,5 @@ export function chorusCommand (args: string[]): [file: string, args: string[]] {
   // a bundle cannot follow to TypeScript: `chorus bench` runs from the sources.
   const bundle = args[0] === 'bench' ? undefined : freshBundle(BIN)
   const node = bundle === undefined ? [...TSX_ARGS, BIN] : [fileURLToPath(bundle)]
-  return ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, ...node, ...args]]
+  return nodeCommand([...node, ...args])
 }
