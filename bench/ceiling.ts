@@ -16,9 +16,11 @@ import type { CeilingEngine, EngineReply, EngineRequest, EngineWorkerData, Prepa
 import type { CeilingResult } from './results.js'
 import { median } from './stats.js'
 import type { SynthesisParams } from './workload.js'
+import { workerStartOptions } from '../src/worker-start-options.js'
 
 // From TypeScript sources the worker needs tsx registered first (as src/pool does).
-const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-ceiling-worker.mjs' : './ceiling-worker.js', import.meta.url)
+const FROM_SOURCES = import.meta.url.endsWith('.ts')
+const WORKER_FILE = new URL(FROM_SOURCES ? './dev-ceiling-worker.mjs' : './ceiling-worker.js', import.meta.url)
 
 export interface EngineBenchOptions {
   /** Default: chorus. */
@@ -93,7 +95,7 @@ export class EngineBench {
   /** Starts the workers; resolves once every one has loaded every voice. */
   static async start (options: EngineBenchOptions): Promise<EngineBench> {
     const data: EngineWorkerData = { engine: options.engine ?? 'chorus', voices: options.voices, synthesis: options.synthesis, ortLibrary: options.ortLibrary, espeakData: options.espeakData }
-    const workers = Array.from({ length: options.workers }, () => new EngineWorker(new Worker(WORKER_FILE, { workerData: data })))
+    const workers = Array.from({ length: options.workers }, () => new EngineWorker(new Worker(WORKER_FILE, { workerData: data, ...workerStartOptions(FROM_SOURCES) })))
     const bench = new EngineBench(workers, options)
     try {
       await Promise.all(workers.map(async worker => await worker.next()))

@@ -12,11 +12,22 @@ import { fileURLToPath } from 'node:url'
 import { ChorusError } from '../src/errors.js'
 import type { Env } from '../src/shared/config-values.js'
 
-// From TypeScript sources (tests) the entry point needs tsx: in its main
-// thread only, since its workers load their own (src/tsx-main-thread.mjs).
+// From TypeScript sources (tests) the entry point is the command's bundle
+// while it is current (scripts/build-dev-workers.ts), else it needs tsx: in
+// its main thread only, since its workers load their own (src/tsx-main-thread.mjs).
 const FROM_SOURCES = import.meta.url.endsWith('.ts')
 const BIN = fileURLToPath(new URL(FROM_SOURCES ? '../src/bin.cts' : '../src/bin.cjs', import.meta.url))
 const TSX = fileURLToPath(new URL('../src/tsx-main-thread.mjs', import.meta.url))
+
+/** Loaded from the sources only: the built package has no dev-workers.mjs. */
+const DEV_WORKERS = new URL('../src/dev-workers.mjs', import.meta.url)
+
+async function serveArgs (): Promise<string[]> {
+  if (!FROM_SOURCES) return [BIN, 'serve']
+  const { freshBundle } = await import(DEV_WORKERS.href) as { freshBundle: (entryPath: string) => string | undefined }
+  const bundle = freshBundle(BIN)
+  return bundle === undefined ? ['--import', TSX, BIN, 'serve'] : [fileURLToPath(bundle), 'serve']
+}
 
 /** How long a child may take to start listening (it loads no voice at start-up here, but may install bundled ones). */
 const START_TIMEOUT_MS = 120_000
@@ -29,7 +40,7 @@ export interface ChildService {
 }
 
 export async function startChildService (env: Env, overrides: Record<string, string>, logFile: string): Promise<ChildService> {
-  const child = spawn(process.execPath, [...(FROM_SOURCES ? ['--import', TSX] : []), BIN, 'serve'], {
+  const child = spawn(process.execPath, await serveArgs(), {
     env: { ...env, ...overrides, TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: '0', CHORUS_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe']
   })

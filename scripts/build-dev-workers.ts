@@ -1,7 +1,8 @@
 // Bundles the worker threads' TypeScript entries for runs from the sources
 // (tests, tsx), so a thread starts from one plain JavaScript file instead of
 // registering tsx and compiling every module again (src/dev-workers.mjs says
-// when a bundle is used). Each bundle's manifest lists the files it was made
+// when a bundle is used); and the `chorus` command, which tests start as a
+// child process dozens of times (test/helpers/chorus-command.ts). Each bundle's manifest lists the files it was made
 // from with a hash of the exact bytes bundled: an edit to any of them, to
 // this builder, to the tsconfig or to esbuild makes the threads fall back to
 // the sources until the next build. Skipped when every manifest is current;
@@ -24,6 +25,11 @@ export const WORKER_ENTRIES = [
   'test/helpers/engine-worker.ts',
   'test/helpers/error-thrower.ts'
 ]
+
+/** The `chorus` command. Bundled apart from the workers with its dynamic
+ * imports kept as chunks of their own: a child that only checks its flags
+ * loads what the compiled command loads, not every command's libraries. */
+export const COMMAND_ENTRY = 'src/bin.cts'
 
 /** Files that shape every bundle without being bundled. */
 const BUILD_INPUTS = [
@@ -72,8 +78,11 @@ async function writeAtomically (path: string, data: Uint8Array | string): Promis
   await rename(temporary, path)
 }
 
-/** Bundles each of `entries` (paths from the project's root) and writes each bundle, then its manifest. */
-export async function buildDevWorkers (entries = WORKER_ENTRIES): Promise<void> {
+/** Bundles each of `entries` (paths from the project's root) and writes each
+ * bundle, then its manifest. With `split`, dynamic imports become chunks, and
+ * every entry's manifest lists every file of the build: a chunk's sources
+ * make its entry stale too. */
+export async function buildDevWorkers (entries = WORKER_ENTRIES, { split = false } = {}): Promise<void> {
   const fixed = new Map(await Promise.all(BUILD_INPUTS.map(async file => [file, await readFile(join(SOURCE_ROOT, file))] as const)))
   const contents = new Map<string, Buffer>()
   const result = await build({
@@ -82,6 +91,8 @@ export async function buildDevWorkers (entries = WORKER_ENTRIES): Promise<void> 
     outbase: SOURCE_ROOT,
     outdir: BUNDLE_DIR,
     entryNames: '[dir]/[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: split,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
@@ -99,13 +110,19 @@ export async function buildDevWorkers (entries = WORKER_ENTRIES): Promise<void> 
     plugins: [sourceMeta(contents)]
   })
   const outputs = new Map(result.outputFiles.map(file => [relative(SOURCE_ROOT, file.path), file.contents]))
+  // A dynamically imported module is an entry point of esbuild's own: any output not asked for is a chunk.
+  const isAsked = (meta: { entryPoint?: string }): boolean => meta.entryPoint !== undefined && entries.includes(meta.entryPoint)
+  const chunks = Object.entries(result.metafile.outputs).filter(([, meta]) => !isAsked(meta))
+  const chunkInputs = chunks.flatMap(([, meta]) => Object.keys(meta.inputs))
+  // Chunks first: an entry's manifest is written only once what it imports is in place.
+  for (const [output] of chunks) await writeAtomically(join(SOURCE_ROOT, output), outputs.get(output) ?? missing(output))
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
-    if (meta.entryPoint === undefined) continue
-    const bytes = outputs.get(output)
-    if (bytes === undefined) throw new Error(`esbuild reported ${output} but wrote nothing for it`)
+    if (!isAsked(meta) || meta.entryPoint === undefined) continue
+    const bytes = outputs.get(output) ?? missing(output)
     const bundle = relative(BUNDLE_DIR, join(SOURCE_ROOT, output))
-    const sources = [...Object.keys(meta.inputs).sort(), ...BUILD_INPUTS, output]
-    const read = (file: string): Uint8Array => fixed.get(file) ?? contents.get(file) ?? (file === output ? bytes : missing(file))
+    const inputs = [...new Set([...Object.keys(meta.inputs), ...chunkInputs])].sort()
+    const sources = [...inputs, ...BUILD_INPUTS, ...chunks.map(([chunk]) => chunk), output]
+    const read = (file: string): Uint8Array => fixed.get(file) ?? contents.get(file) ?? outputs.get(file) ?? missing(file)
     const manifest: Manifest = { bundle, sources, hash: sourcesHash(sources, read) }
     await writeAtomically(join(SOURCE_ROOT, output), bytes)
     await writeAtomically(manifestPath(join(SOURCE_ROOT, meta.entryPoint)), `${JSON.stringify(manifest, null, 2)}\n`)
@@ -113,10 +130,10 @@ export async function buildDevWorkers (entries = WORKER_ENTRIES): Promise<void> 
 }
 
 function missing (file: string): never {
-  throw new Error(`${file} is in a bundle but was not read while bundling`)
+  throw new Error(`${file} is in a bundle but was not read or written while bundling`)
 }
 
-/** Removes bundles no manifest names, once they are old enough that no thread is about to load them. */
+/** Removes bundles and chunks no manifest names, once they are old enough that no thread is about to load them. */
 async function removeOldBundles (): Promise<void> {
   const current = new Set<string>()
   const files: string[] = []
@@ -125,7 +142,9 @@ async function removeOldBundles (): Promise<void> {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) await walk(path)
       else if (entry.name.endsWith('.mjs')) files.push(path)
-      else if (entry.name.endsWith('.json')) current.add(join(BUNDLE_DIR, (JSON.parse(await readFile(path, 'utf8')) as Manifest).bundle))
+      else if (entry.name.endsWith('.json')) {
+        for (const source of (JSON.parse(await readFile(path, 'utf8')) as Manifest).sources) current.add(join(SOURCE_ROOT, source))
+      }
     }
   }
   await walk(BUNDLE_DIR)
@@ -137,10 +156,14 @@ async function removeOldBundles (): Promise<void> {
   }
 }
 
+const isFresh = (entry: string): boolean => freshBundle(join(SOURCE_ROOT, entry)) !== undefined
+
 /** Builds the bundles unless every one is current. */
 export async function ensureDevWorkers (): Promise<void> {
-  if (WORKER_ENTRIES.every(entry => freshBundle(join(SOURCE_ROOT, entry)) !== undefined)) return
-  await buildDevWorkers()
+  const workers = WORKER_ENTRIES.every(isFresh)
+  const command = isFresh(COMMAND_ENTRY)
+  if (workers && command) return
+  await Promise.all([workers || buildDevWorkers(), command || buildDevWorkers([COMMAND_ENTRY], { split: true })])
   await removeOldBundles()
 }
 

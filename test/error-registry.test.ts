@@ -15,12 +15,13 @@ import { rebuildError, rebuildIfRegistered, serializeError, type SerializedError
 import { InferenceError, VoiceConfigError } from '../src/engine/errors.js'
 import { HOUSE_BODIES, INTERNAL_ERROR_MESSAGE, jsonErrors } from '../src/shared/json-errors.js'
 import { createLogger } from '../src/shared/logger.js'
+import { workerStartOptions } from '../src/worker-start-options.js'
 
 const TS_WORKER = new URL('./helpers/ts-worker.mjs', import.meta.url)
 const THROWER = new URL('./helpers/error-thrower.ts', import.meta.url).href
 
 function startThrower (kind: string): Worker {
-  return new Worker(TS_WORKER, { workerData: { entry: THROWER, kind } })
+  return new Worker(TS_WORKER, { workerData: { entry: THROWER, kind }, ...workerStartOptions(true) })
 }
 
 /** What the worker posted, rebuilt on this side. */

@@ -13,9 +13,11 @@ import { EncodingError, formatUnavailable } from './errors.js'
 import type { EncoderOptions } from './encoder.js'
 import { AUDIO_FORMATS, type AudioFormat, FORMAT_INFO } from './formats.js'
 import type { EncoderReply, EncoderRequest } from './protocol.js'
+import { workerStartOptions } from '../worker-start-options.js'
 
 // From TypeScript sources the worker needs tsx registered first.
-const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-encoder-worker.mjs' : './encoder-worker.js', import.meta.url)
+const FROM_SOURCES = import.meta.url.endsWith('.ts')
+const WORKER_FILE = new URL(FROM_SOURCES ? './dev-encoder-worker.mjs' : './encoder-worker.js', import.meta.url)
 
 type Answer = Exclude<EncoderReply, { error: unknown }>
 
@@ -32,7 +34,7 @@ class EncoderThread {
   dead = false
 
   constructor (log: Logger, onExit: (thread: EncoderThread) => void) {
-    this.worker = new Worker(WORKER_FILE)
+    this.worker = new Worker(WORKER_FILE, workerStartOptions(FROM_SOURCES))
     this.worker.on('message', (reply: EncoderReply) => {
       const pending = this.pending.get(reply.ticket)
       if (pending === undefined) return

@@ -19,6 +19,7 @@ import { leadMs } from './schedule-clock.js'
 import { Schedule, startsInMs, type Ticket } from './schedule.js'
 import { isFailure, restoreError } from './task-errors.js'
 import type { ChunkInput, DecodeResult, ReadyResult, SentenceResult, WorkerInit, WorkerTask } from './protocol.js'
+import { workerStartOptions } from '../worker-start-options.js'
 
 export interface VoicePoolOptions {
   workers: number
@@ -39,7 +40,8 @@ export interface VoicePoolOptions {
 }
 
 // From TypeScript sources the worker needs tsx registered first.
-const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-worker.mjs' : './worker.js', import.meta.url)
+const FROM_SOURCES = import.meta.url.endsWith('.ts')
+const WORKER_FILE = new URL(FROM_SOURCES ? './dev-worker.mjs' : './worker.js', import.meta.url)
 
 const RECENT_PEAKS = 32
 /** A phoneme's length before the voice has spoken a sentence: short, as a
@@ -119,6 +121,7 @@ export class VoicePool {
       idleTimeout: options.workerIdleMs > 0 ? options.workerIdleMs : Number.POSITIVE_INFINITY,
       // One task at a time per worker: a worker's thread is one core.
       concurrentTasksPerWorker: 1,
+      ...workerStartOptions(FROM_SOURCES),
       // A worker's own objects are few and small (samples live outside the
       // JS heap), but loading a voice churns through many: V8's default
       // young generation then grows to tens of megabytes per worker and

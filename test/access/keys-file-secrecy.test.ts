@@ -12,10 +12,9 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { KeyStore } from '../../src/access/key-store.js'
 import { parseKeysFile } from '../../src/access/keys-file.js'
-import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { createLogger } from '../../src/shared/logger.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 
 const KEY = 'k7Qm2xv9LrT4pW8sYb3n'
 /** Any run of a key's characters this long would be an excerpt of it. */
@@ -70,7 +69,7 @@ t.test('JSON of the wrong shape: no value that could be a key is quoted', async 
 
 t.test('at start-up: exit 2 with where, never what', async t => {
   await writeFile(file, `${KEY}\n`)
-  const failed = await promisify(execFile)(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'serve'], {
+  const failed = await promisify(execFile)(...chorusCommand(['serve']), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_API_KEYS_FILE: file, TTS_HTTP_PORT: '0' },
     timeout: CHILD_HANG_GUARD_MS
   }).then(() => undefined, (error: unknown) => error as { code: number, stdout: string, stderr: string })

@@ -10,15 +10,13 @@ import t from 'tap'
 import { parseWav } from '../../src/engine/index.js'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { testVoiceDir } from '../helpers/voices.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 import { CHILD_HANG_GUARD_MS, eventually } from '../helpers/hang-guard.js'
 
 const run = promisify(execFile)
-const BIN = join(PACKAGE_ROOT, 'src/bin.cts')
-
 async function chorus (args: string[], env: Record<string, string> = {}, cwd?: string): Promise<{ code: number, stdout: string, stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...TSX_ARGS, BIN, ...args], {
+    const { stdout, stderr } = await run(...chorusCommand(args), {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: CHILD_HANG_GUARD_MS, cwd
     })
     return { code: 0, stdout, stderr }
@@ -234,7 +232,7 @@ t.test('chorus serve stops gracefully on SIGTERM with exit code 0', async t => {
       probe.close(() => resolve(port))
     })
   })
-  const child = spawn(process.execPath, [...TSX_ARGS, BIN, 'serve'], {
+  const child = spawn(...chorusCommand(['serve']), {
     env: { PATH: process.env.PATH ?? '', TTS_HTTP_HOST: '127.0.0.1', TTS_HTTP_PORT: String(port), TTS_VOICE_DIR: await testVoiceDir(), TTS_DEFAULT_VOICE: 'en_US-probe-medium', TTS_WORKERS_PER_VOICE: '1' },
     stdio: ['ignore', 'pipe', 'pipe']
   })

@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { adtsFrames, decodeFlac, decodeOggOpus, mp3Frames } from '../helpers/audio-decode.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { unless, whyUnavailable } from '../helpers/test-tools.js'
 
@@ -19,7 +18,7 @@ const out = await mkdtemp(join(tmpdir(), 'chorus-say-'))
 t.teardown(() => rm(out, { recursive: true, force: true }))
 
 async function say (file: string, env: Record<string, string> = {}): Promise<Buffer> {
-  const { stdout } = await run(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'say', 'Hello from Chorus.', '--voice', 'en_US-espeak-low', '-o', join(out, file)], {
+  const { stdout } = await run(...chorusCommand(['say', 'Hello from Chorus.', '--voice', 'en_US-espeak-low', '-o', join(out, file)]), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: out, ...env }, timeout: CHILD_HANG_GUARD_MS
   })
   const bytes = await readFile(join(out, file))

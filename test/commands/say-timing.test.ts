@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { BENCH_VOICES } from '../helpers/voices.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 
 const run = promisify(execFile)
 const VOICE = 'en_US-bench-x_low'
@@ -20,8 +19,8 @@ for (const ext of ['.onnx', '.onnx.json']) await cp(join(BENCH_VOICES, VOICE + e
 t.test('the timing file covers the audio file exactly', async t => {
   const wav = join(dir, 'a.wav')
   const json = join(dir, 'a.json')
-  const { stdout } = await run(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'say', 'Hello there. Goodbye.', '--voice', VOICE,
-    '--sentence-silence', '0.25', '--timestamps', json, '-o', wav], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 })
+  const { stdout } = await run(...chorusCommand(['say', 'Hello there. Goodbye.', '--voice', VOICE,
+    '--sentence-silence', '0.25', '--timestamps', json, '-o', wav]), { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 })
   t.match(stdout, `and ${json}`)
   const timing = JSON.parse(await readFile(json, 'utf8'))
   const samples = ((await readFile(wav)).length - 44) / 2
@@ -34,7 +33,7 @@ t.test('the timing file covers the audio file exactly', async t => {
 })
 
 t.test('an unwritable timing path names its flag', async t => {
-  const failed = await run(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'say', 'Hi.', '--voice', VOICE, '--timestamps', join(dir, 'none', 'x.json'), '-o', join(dir, 'b.wav')],
+  const failed = await run(...chorusCommand(['say', 'Hi.', '--voice', VOICE, '--timestamps', join(dir, 'none', 'x.json'), '-o', join(dir, 'b.wav')]),
     { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 }).then(() => undefined, (error: { stderr: string }) => error)
   t.match(failed?.stderr, /Expected a file path that can be written for --timestamps but received/)
 })
@@ -43,7 +42,7 @@ t.test('SSML and inline phonemes: the words as written in the source, the break 
   const wav = join(dir, 'c.wav')
   const json = join(dir, 'c.json')
   const text = 'Hello [[ bˈætmæn ]] <break time="200ms"/> <sub alias="Doctor">Dr.</sub> Who.'
-  await run(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'say', text, '--ssml', '--voice', VOICE, '--timestamps', json, '-o', wav],
+  await run(...chorusCommand(['say', text, '--ssml', '--voice', VOICE, '--timestamps', json, '-o', wav]),
     { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_VOICE_DIR: dir, TTS_TIMEOUT_SECONDS: '3600' }, timeout: 540_000 })
   const timing = JSON.parse(await readFile(json, 'utf8'))
   t.same(timing.words.map((w: { word: string }) => w.word), ['Hello', 'bˈætmæn', 'Dr.', 'Who'])

@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { nodeCommand, TSX_ARGS } from '../helpers/tsx.js'
 
 const run = promisify(execFile)
 const runtimeModule = join(PACKAGE_ROOT, 'src/engine/runtime.ts')
@@ -22,7 +22,7 @@ async function initIn (options: Record<string, string>): Promise<{ name: string,
     } catch (e) {
       console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message }))
     }`
-  const { stdout } = await run(process.execPath, [...TSX_ARGS, '--input-type=module', '-e', script], { timeout: CHILD_HANG_GUARD_MS })
+  const { stdout } = await run(...nodeCommand([...TSX_ARGS, '--input-type=module', '-e', script]), { timeout: CHILD_HANG_GUARD_MS })
   return JSON.parse(stdout)
 }
 

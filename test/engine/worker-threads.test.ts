@@ -3,6 +3,7 @@
 
 import { Worker } from 'node:worker_threads'
 import t from 'tap'
+import { workerStartOptions } from '../../src/worker-start-options.js'
 import { testVoiceDir } from '../helpers/voices.js'
 
 const WORKERS = 4
@@ -14,7 +15,7 @@ t.test(`${WORKERS} worker threads phonemize and synthesise concurrently`, async 
   const entry = new URL('../helpers/engine-worker.ts', import.meta.url).href
   const results = await Promise.all(Array.from({ length: WORKERS }, (_, index) =>
     new Promise<{ checked: number, failures: string[] }>((resolve, reject) => {
-      const thread = new Worker(bootstrap, { workerData: { entry, voiceDir, index, rounds: ROUNDS } })
+      const thread = new Worker(bootstrap, { workerData: { entry, voiceDir, index, rounds: ROUNDS }, ...workerStartOptions(true) })
       thread.once('message', resolve)
       thread.once('error', reject)
       thread.once('exit', code => { if (code !== 0) reject(new Error(`worker ${index} exited with ${code}`)) })

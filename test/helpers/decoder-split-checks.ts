@@ -4,8 +4,8 @@
 
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Test } from 'tap'
-import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type SynthesisConfig } from '../../src/engine/index.js'
+import tap, { type Test } from 'tap'
+import { DEFAULT_CHUNKING, PiperVoice, resolveSynthesisConfig, type LoadVoiceOptions, type SynthesisConfig } from '../../src/engine/index.js'
 import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { maxDifference } from '../../scripts/lib/sample-difference.js'
 import { BENCH_VOICES, FIXTURES } from './voices.js'
@@ -33,13 +33,60 @@ export const ONE_CHUNK = 4096
  * wrong place differs by far more). */
 export const ROUNDING = 1e-6
 
+const voices = new Map<string, Promise<PiperVoice>>()
+
+/** One load of `model` with `options` per test file, closed when the file's
+ * tests are done: a bench voice takes seconds to load, and the checks only
+ * run it, so the checks on one model share its load. */
+export async function loadedVoice (model: string, options: Pick<LoadVoiceOptions, 'split' | 'cut'> = {}): Promise<PiperVoice> {
+  const key = `${model}|${options.split ?? ''}|${options.cut ?? ''}`
+  let voice = voices.get(key)
+  if (voice === undefined) {
+    voice = PiperVoice.load(model, options)
+    voices.set(key, voice)
+    const loading = voice
+    tap.teardown(async () => { (await loading).close() })
+  }
+  return await voice
+}
+
+/** Each voice's answers already computed: at noise 0 a run's samples depend
+ * only on the voice, ids, settings and chunking, so the references several
+ * comparisons share (the whole graph's run, the split's run in one chunk)
+ * are computed once per voice. */
+const runs = new WeakMap<PiperVoice, Map<string, Promise<Float32Array>>>()
+
+function remembered (voice: PiperVoice, key: string, run: () => Promise<Float32Array>): Promise<Float32Array> {
+  const known = runs.get(voice) ?? new Map<string, Promise<Float32Array>>()
+  runs.set(voice, known)
+  let samples = known.get(key)
+  if (samples === undefined) {
+    samples = run()
+    known.set(key, samples)
+  }
+  return samples
+}
+
+const runKey = (ids: BigInt64Array, settings: SynthesisConfig, marginFrames: number | null): string => `${ids.join()}|${JSON.stringify(settings)}|${marginFrames}`
+
+/** The whole graph's samples for `ids` (computed once per voice, ids and settings). */
+export async function wholeSamples (whole: PiperVoice, ids: BigInt64Array, settings: SynthesisConfig): Promise<Float32Array> {
+  return await remembered(whole, runKey(ids, settings, null), async () => await whole.infer(ids, settings))
+}
+
+/** The split voice's samples for `ids` decoded in one chunk (computed once per voice, ids, settings and margin). */
+export async function oneChunkSamples (split: PiperVoice, ids: BigInt64Array, settings: SynthesisConfig, marginFrames: number | null = null): Promise<Float32Array> {
+  return await remembered(split, `one-chunk|${runKey(ids, settings, marginFrames)}`,
+    async () => await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames: ONE_CHUNK, marginFrames }))
+}
+
 /** Chunked (split voice) and whole-graph samples for the same ids: chunking
  * changes nothing (sample for sample the split's own run in one chunk, at
  * the voice's default margin or `marginFrames`), and that run is the whole
  * graph's up to float rounding. */
 export async function compare (t: Test, split: PiperVoice, whole: PiperVoice, ids: BigInt64Array, settings: SynthesisConfig, chunkFrames: number, marginFrames: number | null = null): Promise<void> {
-  const expected = await whole.infer(ids, settings)
-  const oneChunk = await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames: ONE_CHUNK, marginFrames })
+  const expected = await wholeSamples(whole, ids, settings)
+  const oneChunk = await oneChunkSamples(split, ids, settings, marginFrames)
   const actual = await split.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames, marginFrames })
   t.equal(actual.length, expected.length, `length with ${chunkFrames}-frame chunks`)
   let differing = 0
@@ -52,9 +99,8 @@ export async function compare (t: Test, split: PiperVoice, whole: PiperVoice, id
  * chunks) equals the split's run in one chunk, sample for sample, and the
  * same model run whole up to float rounding. */
 export async function referenceSentencesMatchWhole (t: Test, model: string, sentences: ReferenceSentence[] = REFERENCE): Promise<void> {
-  const split = await PiperVoice.load(model)
-  const whole = await PiperVoice.load(model, { split: false })
-  t.teardown(() => { split.close(); whole.close() })
+  const split = await loadedVoice(model)
+  const whole = await loadedVoice(model, { split: false })
   for (const sentence of sentences) {
     const ids = BigInt64Array.from(sentence.ids, BigInt)
     const expected = await whole.infer(ids, quiet(split))
@@ -71,10 +117,9 @@ export async function referenceSentencesMatchWhole (t: Test, model: string, sent
 export async function flowCutMatchesWhole (t: Test, names: string[]): Promise<void> {
   for (const name of names) {
     const model = join(BENCH_VOICES, `${name}.onnx`)
-    const split = await PiperVoice.load(model)
-    const decoderOnly = await PiperVoice.load(model, { cut: 'decoder' })
-    const whole = await PiperVoice.load(model, { split: false })
-    t.teardown(() => { split.close(); decoderOnly.close(); whole.close() })
+    const split = await loadedVoice(model)
+    const decoderOnly = await loadedVoice(model, { cut: 'decoder' })
+    const whole = await loadedVoice(model, { split: false })
     t.same(split.mode, { mode: 'split', cut: 'flow' }, `${name} splits at the flow`)
     t.same(decoderOnly.mode, { mode: 'split', cut: 'decoder' })
     t.equal(split.marginFrames(DEFAULT_CHUNKING), 64, 'the default margin covers the flow')
@@ -110,9 +155,8 @@ export async function stagedCutMatchesWhole (t: Test, names: string[]): Promise<
       t.same([cut.split.cut, cut.split.framed.length, cut.split.contextFrames], ['staged', 1, 32], 'the flow cut\'s encoder hands over z_p and its mask')
       t.ok(cut.split.flow !== undefined && cut.split.flowOutput !== undefined && cut.split.flowOutput !== cut.split.latent, 'a flow of its own, making the decoder\'s latent')
     }
-    const staged = await PiperVoice.load(model, { cut: 'staged' })
-    const whole = await PiperVoice.load(model, { split: false })
-    t.teardown(() => { staged.close(); whole.close() })
+    const staged = await loadedVoice(model, { cut: 'staged' })
+    const whole = await loadedVoice(model, { split: false })
     t.same(staged.mode, { mode: 'split', cut: 'staged' })
     t.same([staged.marginFrames(DEFAULT_CHUNKING), staged.flowContextFrames], [32, 32], 'the decoder\'s margin; the flow\'s context where the flow runs')
     const [phonemes] = staged.phonemize('A rather long sentence without an inner full stop that goes on about the weather and the trains and the river')
@@ -120,7 +164,7 @@ export async function stagedCutMatchesWhole (t: Test, names: string[]): Promise<
     const settings = quiet(staged, name.includes('multi') ? 7 : 0)
     // As at the decoder cut: chunks under 48 frames differ in the float's last bits.
     for (const chunkFrames of [64, 128]) await compare(t, staged, whole, ids, settings, chunkFrames)
-    const expected = await staged.sentenceSamples(ids, settings, { ...DEFAULT_CHUNKING, chunkFrames: ONE_CHUNK })
+    const expected = await oneChunkSamples(staged, ids, settings)
     const encoding = await staged.encode(ids, settings)
     const flowed = await staged.flowed(encoding)
     t.ok(flowed.flowed === true && flowed.framed.length === 0, 'flowed at once: the decoder\'s latent, nothing else framed')

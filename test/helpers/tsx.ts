@@ -5,3 +5,11 @@ import { fileURLToPath } from 'node:url'
 
 export const TSX_MAIN_THREAD = fileURLToPath(new URL('../../src/tsx-main-thread.mjs', import.meta.url))
 export const TSX_ARGS = ['--import', TSX_MAIN_THREAD]
+
+/** `node ...args` for spawn or execFile, started through `/usr/bin/env -u
+ * NODE_OPTIONS`: tap adds its processinfo preload to every child's
+ * NODE_OPTIONS, whatever env the test passes, and its module hooks made a
+ * child's start 2-3x slower (a user's shell has no such preload). */
+export function nodeCommand (args: string[]): [file: string, args: string[]] {
+  return ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, ...args]]
+}

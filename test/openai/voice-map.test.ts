@@ -8,8 +8,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { DEFAULT_VOICE_MAP, loadVoiceMap, OPENAI_VOICES } from '../../src/openai/voice-map.js'
-import { PACKAGE_ROOT } from '../../src/package-root.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 
 const dir = await mkdtemp(join(tmpdir(), 'chorus-voice-map-'))
@@ -52,7 +51,7 @@ t.test('bad files are refused with the entry named', async t => {
 
 t.test('chorus serve stops with exit code 2 on a bad mapping file', async t => {
   const path = await file('serve.json', '{"alloy": 7}')
-  const result = await promisify(execFile)(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'serve'], {
+  const result = await promisify(execFile)(...chorusCommand(['serve']), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_OPENAI_VOICES: path, TTS_HTTP_PORT: '0', TTS_VOICE_DIR: dir }, timeout: CHILD_HANG_GUARD_MS
   }).then(() => ({ code: 0, stderr: '' }), (error: { code: number, stderr: string }) => error)
   t.equal(result.code, 2)

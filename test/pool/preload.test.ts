@@ -2,13 +2,11 @@
 // the budget, with /health telling when it is done.
 
 import { execFile } from 'node:child_process'
-import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { request, startTestService, type TestService } from '../helpers/service.js'
 import { CHILD_HANG_GUARD_MS, eventually } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 
 interface Preload { state: string, loaded: string[], failed: string[], skipped: string[] }
 
@@ -33,14 +31,16 @@ t.test('named voices load in the background; a voice not installed is reported a
 })
 
 t.test('* loads every installed voice that fits, and never evicts', async t => {
-  const all = await startTestService({ TTS_WORKERS_PER_VOICE: '1', TTS_PRELOAD_VOICES: '*' })
+  // Three quick voices (the helper's probeslow takes seconds to load and warm up).
+  const voices = ['en_US-probe-medium', 'en_GB-probemulti-medium', 'en_US-proberyan-medium']
+  const all = await startTestService({ TTS_WORKERS_PER_VOICE: '1', TTS_PRELOAD_VOICES: '*' }, voices)
   t.teardown(() => all.stop())
-  t.same(await preloaded(all), { state: 'done', loaded: ['en_GB-probemulti-medium', 'en_US-probe-medium', 'en_US-probeslow-medium'], failed: [], skipped: [] })
+  t.same(await preloaded(all), { state: 'done', loaded: ['en_GB-probemulti-medium', 'en_US-probe-medium', 'en_US-proberyan-medium'], failed: [], skipped: [] })
   t.equal(all.deps.pools.loadedCount, 3)
 
-  const capped = await startTestService({ TTS_WORKERS_PER_VOICE: '1', TTS_PRELOAD_VOICES: '*', TTS_MAX_LOADED_VOICES: '2' })
+  const capped = await startTestService({ TTS_WORKERS_PER_VOICE: '1', TTS_PRELOAD_VOICES: '*', TTS_MAX_LOADED_VOICES: '2' }, voices)
   t.teardown(() => capped.stop())
-  t.same(await preloaded(capped), { state: 'done', loaded: ['en_GB-probemulti-medium', 'en_US-probe-medium'], failed: [], skipped: ['en_US-probeslow-medium'] })
+  t.same(await preloaded(capped), { state: 'done', loaded: ['en_GB-probemulti-medium', 'en_US-probe-medium'], failed: [], skipped: ['en_US-proberyan-medium'] })
   t.equal(capped.logs.filter(line => line.msg === 'voice unloading').length, 0, 'nothing was evicted to preload')
 })
 
@@ -51,7 +51,7 @@ t.test('nothing to preload: done at once', async t => {
 })
 
 t.test('chorus serve with a malformed TTS_PRELOAD_VOICES exits 2 naming it', async t => {
-  const failed = await promisify(execFile)(process.execPath, [...TSX_ARGS, join(PACKAGE_ROOT, 'src/bin.cts'), 'serve'], {
+  const failed = await promisify(execFile)(...chorusCommand(['serve']), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TTS_PRELOAD_VOICES: 'en_US-lessac-medium,voices/evil' },
     timeout: CHILD_HANG_GUARD_MS
   }).then(() => ({ code: 0, stderr: '' }), (error: { code: number, stderr: string }) => error)

@@ -10,8 +10,9 @@ import { once } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
-import { buildDevWorkers, WORKER_ENTRIES } from '../../scripts/build-dev-workers.js'
+import { buildDevWorkers, COMMAND_ENTRY, WORKER_ENTRIES } from '../../scripts/build-dev-workers.js'
 import { BUNDLE_DIR, freshBundle, SOURCE_ROOT } from '../../src/dev-workers.mjs'
+import { workerStartOptions } from '../../src/worker-start-options.js'
 
 const TS_WORKER = new URL('../helpers/ts-worker.mjs', import.meta.url)
 const dir = join(SOURCE_ROOT, 'test/fixtures/generated', `dev-worker-${process.pid}`)
@@ -29,7 +30,7 @@ async function writeAnswer (value: number): Promise<void> {
 
 /** What a worker started through the test shim posts: its answer and the URL its module saw. */
 async function runWorker (): Promise<{ answer: number, url: string }> {
-  const worker = new Worker(TS_WORKER, { workerData: { entry: pathToFileURL(entry).href } })
+  const worker = new Worker(TS_WORKER, { workerData: { entry: pathToFileURL(entry).href }, ...workerStartOptions(true) })
   const [message] = await once(worker, 'message') as [{ answer: number, url: string }]
   await worker.terminate()
   return message
@@ -43,8 +44,8 @@ await writeFile(entry, [
 ].join('\n'))
 await writeAnswer(1)
 
-t.test('tap\'s before step left a current bundle for every worker entry', async t => {
-  for (const name of WORKER_ENTRIES) t.ok(freshBundle(join(SOURCE_ROOT, name)), name)
+t.test('tap\'s before step left a current bundle for every worker entry and the command', async t => {
+  for (const name of [...WORKER_ENTRIES, COMMAND_ENTRY]) t.ok(freshBundle(join(SOURCE_ROOT, name)), name)
 })
 
 t.test('a bundle runs while its sources are unchanged; an edit runs the edited source', async t => {
@@ -64,4 +65,17 @@ t.test('a bundle runs while its sources are unchanged; an edit runs the edited s
 
   await rm(answer)
   t.equal(freshBundle(entry), undefined, 'a source that is gone makes it stale too')
+})
+
+t.test('split into chunks: an edit to a file only a chunk holds makes the entry stale', async t => {
+  const lazy = join(dir, 'lazy.ts')
+  await writeFile(lazy, "export const load = async (): Promise<number> => (await import('./answer.js')).ANSWER\n")
+  await writeAnswer(3)
+  const name = relative(SOURCE_ROOT, lazy)
+  await buildDevWorkers([name], { split: true })
+  const bundle = freshBundle(lazy)
+  t.ok(bundle, 'the bundle is current after the build')
+  t.equal(await (await import(bundle as string) as { load: () => Promise<number> }).load(), 3, 'the chunk is loaded when asked for')
+  await writeAnswer(4)
+  t.equal(freshBundle(lazy), undefined, 'an edit to the chunk\'s source makes the entry stale')
 })

@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
-import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { loadServiceConfig } from '../../src/service/config.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { chorusCommand } from '../helpers/chorus-command.js'
 
-const BIN = join(PACKAGE_ROOT, 'src/bin.cts')
 
 t.test('the level comes from CHORUS_LOG_LEVEL, else TTS_LOG_LEVEL, else info', async t => {
   const level = (env: Record<string, string>) => loadServiceConfig({ TTS_VOICE_MEMORY_BYTES: '1000000', ...env }).logLevel
@@ -39,7 +37,7 @@ t.teardown(() => rm(voiceDir, { recursive: true, force: true }))
 /** `chorus serve` as a user runs it, until it logs that it listens or
  * exits; CHILD_HANG_GUARD_MS only ends a hang (then: false). */
 async function serveLogsListening (env: Record<string, string>): Promise<boolean> {
-  const child = spawn(process.execPath, [...TSX_ARGS, BIN, 'serve'], {
+  const child = spawn(...chorusCommand(['serve']), {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -13,7 +13,7 @@ import { runSpawnerCommand } from '../../src/spawner/cli.js'
 import { runToolsCommand } from '../../src/tools/cli.js'
 import { callTool, connectHttp, startReferenceSpawner } from './helpers.js'
 import { CHILD_HANG_GUARD_MS, REQUEST_HANG_GUARD_MS } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { nodeCommand, TSX_ARGS } from '../helpers/tsx.js'
 
 const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
 
@@ -45,7 +45,7 @@ async function within<T> (promise: Promise<T>, ms: number, what: string): Promis
 
 t.test('chorus tools over HTTP as a process: serves until SIGTERM, then exits 0', async (t) => {
   const spawner = await startReferenceSpawner(t)
-  const child = spawn(process.execPath, [...TSX_ARGS, RUNNER, '--host', '127.0.0.1', '--port', '0', '--spawner-host', '127.0.0.1', '--spawner-port', String(spawner.port)], {
+  const child = spawn(...nodeCommand([...TSX_ARGS, RUNNER, '--host', '127.0.0.1', '--port', '0', '--spawner-host', '127.0.0.1', '--spawner-port', String(spawner.port)]), {
     env: { PATH: process.env.PATH ?? '', CHORUS_TOOLS_TOKEN: 'process-token', SPAWNER_TOKEN: 'unused-spawner-token' },
     stdio: ['ignore', 'pipe', 'pipe']
   })

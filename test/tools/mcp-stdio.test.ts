@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { callTool, startReferenceSpawner, type Teardown } from './helpers.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { nodeCommand, TSX_ARGS } from '../helpers/tsx.js'
 
 const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
 
@@ -20,9 +20,10 @@ function childEnv (extra: Record<string, string>): Record<string, string> {
 }
 
 async function connectStdio (t: Teardown, args: string[], env: Record<string, string>): Promise<{ client: Client, stderr: () => string }> {
+  const [command, commandArgs] = nodeCommand([...TSX_ARGS, RUNNER, '--stdio', ...args])
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...TSX_ARGS, RUNNER, '--stdio', ...args],
+    command,
+    args: commandArgs,
     env: childEnv(env),
     stderr: 'pipe'
   })
@@ -65,7 +66,7 @@ t.test('every tool through the official stdio client', async (t) => {
 
 t.test('raw lines: bad messages get errors, stdout holds only JSON-RPC', async (t) => {
   const spawner = await startReferenceSpawner(t)
-  const child = spawn(process.execPath, [...TSX_ARGS, RUNNER, '--stdio', '--spawner-host', '127.0.0.1', '--spawner-port', String(spawner.port)], {
+  const child = spawn(...nodeCommand([...TSX_ARGS, RUNNER, '--stdio', '--spawner-host', '127.0.0.1', '--spawner-port', String(spawner.port)]), {
     env: childEnv({}),
     stdio: ['pipe', 'pipe', 'pipe']
   })

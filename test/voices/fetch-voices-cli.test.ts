@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { makeMirror } from './fixtures/mirror.js'
 import { serveMirror } from './fixtures/mirror-server.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
-import { TSX_ARGS } from '../helpers/tsx.js'
+import { nodeCommand, TSX_ARGS } from '../helpers/tsx.js'
 
 const scratch = await mkdtemp(join(tmpdir(), 'chorus-fetch-cli-'))
 t.teardown(() => rm(scratch, { recursive: true, force: true }))
@@ -87,11 +87,11 @@ t.test('as a process: downloads over HTTP and exits promptly; bad flags exit 2',
   t.teardown(() => server.close())
   const script = join(PACKAGE_ROOT, 'scripts/fetch-voices.ts')
   const dest = join(scratch, 'dest-process')
-  const ok = await promisify(execFile)(process.execPath, [...TSX_ARGS, script, '--dest', dest, '--base-url', server.baseUrl,
-    '--catalog', mirror.catalogPath, 'en_US-good-medium'], { cwd: PACKAGE_ROOT, timeout: CHILD_HANG_GUARD_MS })
+  const ok = await promisify(execFile)(...nodeCommand([...TSX_ARGS, script, '--dest', dest, '--base-url', server.baseUrl,
+    '--catalog', mirror.catalogPath, 'en_US-good-medium']), { cwd: PACKAGE_ROOT, timeout: CHILD_HANG_GUARD_MS })
   t.equal(ok.stdout, `installed en_US-good-medium: ${join(dest, 'en_US-good-medium.onnx')}\n`)
   t.ok((await readFile(join(dest, 'en_US-good-medium.onnx'))).equals(mirror.files.get('en_US-good-medium')?.model as Buffer))
-  const bad = await promisify(execFile)(process.execPath, [...TSX_ARGS, script, '--nope'], { cwd: PACKAGE_ROOT, timeout: CHILD_HANG_GUARD_MS })
+  const bad = await promisify(execFile)(...nodeCommand([...TSX_ARGS, script, '--nope']), { cwd: PACKAGE_ROOT, timeout: CHILD_HANG_GUARD_MS })
     .then(() => ({ code: 0, stderr: '' }), (error: { code: number, stderr: string }) => error)
   t.equal(bad.code, 2)
   t.match(bad.stderr, /Unknown option '--nope'/)

@@ -8,8 +8,10 @@
 import { Worker } from 'node:worker_threads'
 import type { SplitCut, SplitInfo } from './decoder-split.js'
 import type { TemplateWeight } from './encoder-template.js'
+import { workerStartOptions } from '../../worker-start-options.js'
 
-const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './dev-cut-worker.mjs' : './cut-worker.js', import.meta.url)
+const FROM_SOURCES = import.meta.url.endsWith('.ts')
+const WORKER_FILE = new URL(FROM_SOURCES ? './dev-cut-worker.mjs' : './cut-worker.js', import.meta.url)
 
 export interface CutterData {
   modelPath: string
@@ -72,7 +74,7 @@ export class ModelCutter {
   private failure: Error | undefined
 
   constructor (data: CutterData) {
-    this.worker = new Worker(WORKER_FILE, { workerData: data })
+    this.worker = new Worker(WORKER_FILE, { workerData: data, ...workerStartOptions(FROM_SOURCES) })
     this.worker.on('error', error => { this.failure = error })
   }
 
