@@ -6,7 +6,9 @@
 #   npm run test:asan [-- test files]     (default: test/engine/*.test.ts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npx cmake-js compile --release --out build-asan --CDCHORUS_SANITIZE=ON
+# espeak-ng and LAME are not instrumented: the normal build's archives serve
+# (CHORUS_DEPS_DIR in CMakeLists.txt; ninja finds them up to date).
+npx cmake-js compile --release --out build-asan --CDCHORUS_SANITIZE=ON --CDCHORUS_DEPS_DIR="$PWD/build"
 addon=build/Release/chorus_native.node
 backup=$(mktemp --suffix=.node)
 cp "$addon" "$backup"
