@@ -30,32 +30,9 @@ project=chorus-compose-test
 log() { printf 'compose-test: %s\n' "$*" >&2; }
 die() { log "FAILED: $*"; exit 1; }
 
-[ "$(id -u)" = 0 ] || die "run as root (podman with vfs storage shared with the image build)"
-for tool in podman podman-compose buildah netavark iptables; do
-  command -v "$tool" >/dev/null || [ -x "/usr/lib/podman/$tool" ] || [ -x "/usr/sbin/$tool" ] || die "$tool is missing: apt-get install podman podman-compose buildah debootstrap netavark aardvark-dns runc iptables"
-done
-
-scratch=$(mktemp -d)
-mkdir -p "$work"
-cat > "$scratch/containers.conf" <<CONF
-[containers]
-default_ulimits = ["nofile=4096:4096", "nproc=4096:4096"]
-
-[engine]
-runtime = "runc"
-cgroup_manager = "cgroupfs"
-events_logger = "file"
-
-[network]
-network_backend = "netavark"
-CONF
-cat > "$scratch/storage.conf" <<CONF
-[storage]
-driver = "vfs"
-graphroot = "$work/storage"
-runroot = "$work/run"
-CONF
-export CONTAINERS_CONF="$scratch/containers.conf" CONTAINERS_STORAGE_CONF="$scratch/storage.conf"
+# shellcheck source=lib/podman-env.sh
+source "$root/scripts/lib/podman-env.sh"
+podman_env
 
 compose() { (cd "$scratch/project" && podman-compose -p "$project" -f compose.yaml "$@"); }
 cleanup() {
