@@ -6,18 +6,33 @@
 import OpenAI, { APIError } from 'openai'
 import t from 'tap'
 import { eventually } from '../helpers/hang-guard.js'
-import { startTestService } from '../helpers/service.js'
+import { startTestService, type TestService } from '../helpers/service.js'
 
-const VOICES = ['en_US-probe-medium', 'en_US-probeslow-medium']
+// The fast probe voice: what keeps a request waiting is an inference slot
+// the test holds, however fast the machine, not a slow voice burning the CPU.
+const VOICE = 'en_US-probe-medium'
+
+/** Takes every inference slot; the returned function gives them back. */
+async function holdSlots (service: TestService): Promise<() => void> {
+  const gate = service.deps.pools.gate
+  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  return () => { for (const release of slots) release() }
+}
 
 t.test('a full queue answers 503 with Retry-After', async t => {
-  const service = await startTestService({ TTS_MAX_PENDING: '1', TTS_DEFAULT_VOICE: 'en_US-probeslow-medium' }, VOICES)
+  const service = await startTestService({ TTS_MAX_PENDING: '1' }, [VOICE])
   t.teardown(() => service.stop())
   const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'x', maxRetries: 0 })
-  const busy = client.audio.speech.create({ model: 'tts-1', voice: 'en_US-probeslow-medium' as 'alloy', input: 'One. Two. Three.', response_format: 'flac' })
+  const release = await holdSlots(service)
+  const busy = client.audio.speech.create({ model: 'tts-1', voice: VOICE as 'alloy', input: 'One. Two. Three.', response_format: 'flac' })
   // Admitted, not a guess at how long admission takes.
   await eventually('the busy request to be admitted', () => service.deps.speech.pending > 0)
-  const error = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi.' }).catch(e => e)
+  // One the queue wrongly admitted would wait for a slot: the slots go once it is answered or admitted.
+  let answered = false
+  const refused = client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'Hi.' }).catch(e => e).finally(() => { answered = true })
+  await eventually('the second request to be answered or admitted', () => answered || service.deps.speech.pending > 1)
+  release()
+  const error = await refused
   t.type(error, APIError)
   t.equal(error.status, 503)
   t.match(error.headers.get('retry-after'), /^\d+$/)
@@ -26,12 +41,15 @@ t.test('a full queue answers 503 with Retry-After', async t => {
 })
 
 t.test('a timeout before the first audio answers 504', async t => {
-  // The slow voice loads at start-up (it is the default), before any clock runs.
-  const service = await startTestService({ TTS_TIMEOUT_SECONDS: '0.1', TTS_WORKERS_PER_VOICE: '1', TTS_DEFAULT_VOICE: 'en_US-probeslow-medium' }, VOICES)
+  // The voice loads at start-up (it is the default), before any clock runs;
+  // no sentence can run before the time is up while the test holds the slots.
+  const service = await startTestService({ TTS_TIMEOUT_SECONDS: '0.1', TTS_WORKERS_PER_VOICE: '1' }, [VOICE])
   t.teardown(() => service.stop())
   const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'x', maxRetries: 0 })
   const long = Array.from({ length: 16 }, (_, i) => `Sentence ${i + 1}.`).join(' ')
-  const error = await client.audio.speech.create({ model: 'tts-1', voice: 'en_US-probeslow-medium' as 'alloy', input: long, response_format: 'mp3' }).catch(e => e)
+  const release = await holdSlots(service)
+  const error = await client.audio.speech.create({ model: 'tts-1', voice: VOICE as 'alloy', input: long, response_format: 'mp3' }).catch(e => e)
+  release()
   t.type(error, APIError)
   t.equal(error.status, 504)
   t.same(error.error, { message: 'TTS request timed out', type: 'server_error', param: null, code: 'timeout' })

@@ -49,22 +49,31 @@ t.test('100 concurrent requests across two voices are all answered correctly', a
 })
 
 t.test('a full queue answers 503 at once, with Retry-After', async t => {
-  const service = await startTestService({ TTS_MAX_PENDING: '2' }, ['en_US-probe-medium', 'en_US-probeslow-medium'])
+  const service = await startTestService({ TTS_MAX_PENDING: '2' }, ['en_US-probe-medium'])
   t.teardown(() => service.stop())
+  // Every inference slot held by the test: the two admitted requests cannot
+  // run a sentence, so the queue stays full however fast the machine, and no
+  // slow voice has to burn the CPU to keep it full.
+  const gate = service.deps.pools.gate
+  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
   const events: string[] = []
-  const slow = [1, 2].map(async i => {
-    const reply = await postTts(service.url, { text: 'One. Two. Three. Four.', voice: 'en_US-probeslow-medium' })
-    events.push(`slow ${i} answered`)
+  const held = [1, 2].map(async i => {
+    const reply = await postTts(service.url, { text: 'One. Two. Three. Four.' })
+    events.push(`held ${i} answered`)
     return reply
   })
-  await eventually('both slow requests to be admitted', async () => await pending(service.url) === 2)
-  const refused = await postTts(service.url, { text: 'Hi.' })
-  events.push('refused')
+  await eventually('both requests to be admitted', async () => await pending(service.url) === 2)
+  const third = postTts(service.url, { text: 'Hi.' }).then(reply => { events.push('refused'); return reply })
+  // Answered, or admitted to wait for a slot like the others (a queue that
+  // did not refuse): either way the test then lets the slots go, never hangs.
+  await eventually('the third request to be answered or admitted', async () => events.includes('refused') || await pending(service.url) === 3)
+  for (const release of slots) release()
+  const refused = await third
   t.equal(refused.status, 503)
   t.match(refused.json, { error: /busy/, code: 'ERR_OVERLOADED' })
   t.match(refused.headers.get('retry-after'), /^\d+$/)
-  const done = await Promise.all(slow)
-  t.equal(events[0], 'refused', `refused at once, not after the slow work ahead (${events.join(', ')})`)
+  const done = await Promise.all(held)
+  t.equal(events[0], 'refused', `refused at once, not after the work ahead (${events.join(', ')})`)
   t.same(done.map(r => r.status), [200, 200], 'what was admitted is not lost')
   t.equal((await postTts(service.url, { text: 'Hi.' })).status, 200, 'room again afterwards')
 })
@@ -73,9 +82,9 @@ t.test('TTS_TIMEOUT_SECONDS: 504, the timed-out work never runs, the worker keep
   // The test holds the only inference slot, so the request cannot finish
   // before its time is up however fast the machine: the outcome does not
   // depend on speed. How soon a running request stops is measured in
-  // test/leak/service-timing.leak.ts.
-  const voice = 'en_US-probeslow-medium'
-  const service = await startTestService({ TTS_TIMEOUT_SECONDS: '1', TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1', TTS_DEFAULT_VOICE: voice }, ['en_US-probe-medium', voice])
+  // test/leak/service-timing.leak.ts. The fast probe voice serves: a slow one only burnt the CPU.
+  const voice = 'en_US-probe-medium'
+  const service = await startTestService({ TTS_TIMEOUT_SECONDS: '1', TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' }, [voice])
   t.teardown(() => service.stop())
   const gate = service.deps.pools.gate
   const slot = await gate.acquire()
@@ -86,8 +95,7 @@ t.test('TTS_TIMEOUT_SECONDS: 504, the timed-out work never runs, the worker keep
   const granted = gate.granted
   slot()
   // Straight to the worker, not over HTTP: a request would have the same
-  // one-second timeout, and one sentence of this voice beside a busy CPU
-  // takes longer than that.
+  // one-second timeout, which a sentence beside a busy CPU may outlast.
   const pool = service.deps.pools.loaded().get(voice)
   t.equal((await pool?.probe())?.mode, 'whole', 'the worker keeps serving')
   t.equal(gate.granted, granted, 'none of the six timed-out sentences ran')
@@ -95,8 +103,9 @@ t.test('TTS_TIMEOUT_SECONDS: 504, the timed-out work never runs, the worker keep
 })
 
 t.test('a client that disconnects cancels its work', async t => {
-  const voice = 'en_US-probeslow-medium'
-  const service = await startTestService({ TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1', TTS_DEFAULT_VOICE: voice }, ['en_US-probe-medium', voice])
+  // The held slot, not a slow voice, keeps both requests waiting.
+  const voice = 'en_US-probe-medium'
+  const service = await startTestService({ TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' }, [voice])
   t.teardown(() => service.stop())
   const gate = service.deps.pools.gate
   // Held by the test, so neither request runs a sentence before the second leaves.
