@@ -15,19 +15,12 @@ const MIN_AUDIO_MS = 10_000
 export class CostMeter {
   private inferenceMs = 0
   private audioMs = 0
-  private tasks = 0
 
   /** One task: `inferenceMs` on one slot, `audioSeconds` of audio returned (0 for a latent). */
   observe (inferenceMs: number, audioSeconds: number): void {
     if (!(inferenceMs >= 0) || !(audioSeconds >= 0) || !Number.isFinite(inferenceMs + audioSeconds)) return
     this.inferenceMs = this.inferenceMs * DECAY + inferenceMs
     this.audioMs = this.audioMs * DECAY + audioSeconds * 1000
-    this.tasks = this.tasks * DECAY + 1
-  }
-
-  /** A recent task's mean time on its slot, in ms; 0 before any. */
-  meanTaskMs (): number {
-    return this.tasks > 0 ? this.inferenceMs / this.tasks : 0
   }
 
   /** Audio seconds `slots` make per second of wall time; undefined before

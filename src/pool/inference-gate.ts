@@ -50,11 +50,6 @@ export class InferenceGate {
     return this.waiters.size
   }
 
-  /** Inferences waiting for a slot that are due now (schedule.ts's dueCount). */
-  get waitingDue (): number {
-    return this.waiters.dueCount
-  }
-
   /** Grants per tenant and per kind of answer (the schedule's counters). */
   get counts (): ScheduleCounts {
     return this.waiters.counts

@@ -14,8 +14,7 @@
 //   is due at its arrival, which puts it ahead of every stream with audio
 //   still buffered (it is not starved) but behind one already running dry.
 //   Except that a reply being heard that runs dry within PROTECT_LEAD_MS is
-//   urgent and goes ahead of new answers (see there); between tenants too,
-//   while its tenant is at most URGENT_SLACK_SLOTS ahead of its share.
+//   urgent and goes ahead of new answers (see there).
 // - A burst: a tenant whose next task is a stream's audio not yet due
 //   (its listener still has audio buffered, and it is not urgent) waits
 //   while another tenant has a task that is due, whatever their virtual
@@ -65,17 +64,6 @@ export interface Due {
  */
 export const PROTECT_LEAD_MS = 500
 export const NEW_ANSWER_WAIT_MS = 1500
-
-/**
- * How far ahead of its fair share (in slots) a tenant may be and still have
- * a stream about to run dry go before other tenants' due work. In a crowd,
- * the bot whose reply started first has had a slot more than the others
- * when its second chunk is needed: by fair share alone it waited behind
- * every other bot's first audio and ran dry. One slot of slack lets it
- * through, and a tenant that keeps claiming urgency (many streams running
- * dry) is back in its fair turn after that one slot.
- */
-export const URGENT_SLACK_SLOTS = 1
 
 /**
  * A stream's task whose audio is not due for this long is background work:
@@ -188,15 +176,6 @@ export class Schedule<T> {
     return true
   }
 
-  /** Waiting tasks that are due now (all but streams' audio not needed yet). */
-  get dueCount (): number {
-    let count = 0
-    for (const { entry } of this.entries.values()) {
-      if (this.mode === 'fifo' || !notYetDue(entry.ticket.due)) count++
-    }
-    return count
-  }
-
   /** The ticket of the value take() would give, left in place; undefined when empty. */
   peek (): Ticket | undefined {
     return this.pick()?.entry.ticket
@@ -237,16 +216,12 @@ export class Schedule<T> {
   }
 
   private pick (): { entry: Entry<T>, queue: Array<Entry<T>>, tenant?: TenantQueue } | undefined {
-    let least = Number.POSITIVE_INFINITY
-    for (const tenant of this.tenants.values()) {
-      if (tenant.streams.length + tenant.wholes.length > 0) least = Math.min(least, tenant.virtual)
-    }
-    let best: { tenant: TenantQueue, entry: Entry<unknown>, rank: number } | undefined
+    let best: { tenant: TenantQueue, entry: Entry<unknown>, pressing: boolean } | undefined
     for (const tenant of this.tenants.values()) {
       if (tenant.streams.length + tenant.wholes.length === 0) continue
       const entry = this.first(tenant)
-      const rank = this.rank(tenant, entry.ticket.due, least)
-      if (best === undefined || rank > best.rank || (rank === best.rank && earlierTurn(tenant, best.tenant))) best = { tenant, entry, rank }
+      const pressing = this.mode === 'fifo' || !notYetDue(entry.ticket.due)
+      if (best === undefined || (pressing && !best.pressing) || (pressing === best.pressing && earlierTurn(tenant, best.tenant))) best = { tenant, entry, pressing }
     }
     if (best === undefined) {
       const entry = this.untracked[0]
@@ -255,15 +230,6 @@ export class Schedule<T> {
     const { tenant, entry } = best
     const queue = (tenant.streams.includes(entry) ? tenant.streams : tenant.wholes) as Array<Entry<T>>
     return { entry: entry as Entry<T>, queue, tenant }
-  }
-
-  /** Between tenants: 2 for a stream about to run dry (urgent) whose
-   * tenant is at most URGENT_SLACK_SLOTS ahead of the least served waiting
-   * one, 1 for a task that is due, 0 for a stream's audio not needed yet. */
-  private rank (tenant: TenantQueue, due: Due, least: number): number {
-    if (this.mode === 'fifo') return 1
-    if ((due.urgent?.() ?? false) && tenant.virtual <= least + URGENT_SLACK_SLOTS / tenant.weight) return 2
-    return notYetDue(due) ? 0 : 1
   }
 
   /** A tenant's next task: among its streams the urgent ones first, then

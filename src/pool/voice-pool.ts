@@ -63,19 +63,6 @@ export function decoderSpread (state: { workers: number, waiting: number, freeSl
   return Math.max(1, Math.min(state.workers, 1 + state.freeSlots))
 }
 
-/**
- * How long the tasks due now and waiting for a slot will hold the slots: a
- * streamed sentence's next chunk waits about that long for its turn, so its
- * first chunk is sized to cover it (passed as planChunks' lead, which the
- * chunk grows from). In a crowd many answers' first audio waits at once,
- * and a first chunk of 32 frames ran dry before its stream's turn came
- * again. Streams' audio not needed yet does not count: it waits itself.
- */
-export function queueWaitMs (state: { due: number, meanTaskMs: number, slots: number }): number {
-  if (!(state.slots >= 1) || !(state.meanTaskMs > 0)) return 0
-  return state.due * state.meanTaskMs / state.slots
-}
-
 /** Whether a sentence's encoder, run with `encoderThreads` while `running`
  * inferences (its own included) hold `limit` slots, would contend with the
  * others for the cores: its extra threads then spend more CPU on the same
@@ -211,7 +198,7 @@ export class VoicePool {
   async sentence (phonemes: Uint32Array, settings: SynthesisConfig, stream: boolean, ticket: Ticket, signal: AbortSignal): Promise<SentenceResult> {
     const count = phonemes.length
     const result = await this.run<SentenceResult>(signal, ticket, port => ({
-      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), busy: this.encoderBusy(), contended: this.contended(), leadMs: stream ? Math.max(leadMs(ticket.due, this.options.gate.now()), ticket.due.aheadMs?.() ?? 0, this.queueWaitMs()) : 0, ...port },
+      task: { kind: 'sentence', phonemes, settings, stream, parallelism: this.spareParallelism(), busy: this.encoderBusy(), contended: this.contended(), leadMs: stream ? Math.max(leadMs(ticket.due, this.options.gate.now()), ticket.due.aheadMs?.() ?? 0) : 0, ...port },
       transfer: [phonemes.buffer as ArrayBuffer]
     }))
     this.observeLength(count, result.totalSamples, settings.lengthScale)
@@ -224,11 +211,6 @@ export class VoicePool {
       task: { kind: 'decode', chunk, ...port },
       transfer: frameAlignedArrays(chunk).map(a => a.buffer as ArrayBuffer)
     }))
-  }
-
-  private queueWaitMs (): number {
-    const gate = this.options.gate
-    return queueWaitMs({ due: this.waiting.dueCount + gate.waitingDue, meanTaskMs: gate.cost.meanTaskMs(), slots: gate.limit })
   }
 
   private encoderBusy (): boolean {

@@ -67,29 +67,6 @@ t.test('within a tenant: earliest deadline first; a new answer\'s first audio be
   t.equal(schedule.counts.streamGrants, 3)
 })
 
-t.test('between tenants: a stream running dry goes before others\' first audio, one slot ahead of its share at most', async t => {
-  const time = fakeTime()
-  const playing = new AnswerClock(time.now, true, RATE, JITTER)
-  playing.advance(300) // heard from 200 to 500
-  time.set(100) // it runs dry in 400 ms: urgent (PROTECT_LEAD_MS)
-  t.equal(playing.urgent(), true)
-  const a = { name: 'a', weight: 1 }
-  const b = { name: 'b', weight: 1 }
-  const c = { name: 'c', weight: 1 }
-  const schedule = new Schedule<string>('deadline')
-  // a's reply started first: its first audio took two slots before b and c arrived.
-  schedule.charge(ticket(0, playing, a))
-  schedule.charge(ticket(0, playing, a, 0, 1))
-  for (let chunk = 2; chunk < 5; chunk++) schedule.add('a', ticket(0, playing, a, 0, chunk))
-  for (const [request, tenant] of [[1, b], [2, c], [3, b], [4, c]] as const) {
-    schedule.add(tenant.name, ticket(request, new AnswerClock(time.now, true, RATE, JITTER), tenant))
-  }
-  // By fair share alone a would wait for b's and c's first audio (b, c, a, b, c, a, a);
-  // one slot of slack lets its chunk through first, and then it is back in turn.
-  t.same(drain(schedule), ['a', 'b', 'c', 'a', 'b', 'c', 'a'])
-  t.same(Object.fromEntries(schedule.counts.granted), { a: 5, b: 2, c: 2 })
-})
-
 t.test('deadlines are read when picking: audio sent while waiting moves a stream back', async t => {
   const time = fakeTime()
   const a = new AnswerClock(time.now, true, RATE, JITTER)
