@@ -45,7 +45,9 @@ t.test('a timeout before the first audio answers 504', async t => {
   // no sentence can run before the time is up while the test holds the slots.
   const service = await startTestService({ TTS_TIMEOUT_SECONDS: '0.1', TTS_WORKERS_PER_VOICE: '1' }, [VOICE])
   t.teardown(() => service.stop())
-  const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'x', maxRetries: 0 })
+  // A service that never timed out would keep the request waiting for the held
+  // slots: the client gives up after 30 s instead, and the test fails, not hangs.
+  const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'x', maxRetries: 0, timeout: 30_000 })
   const long = Array.from({ length: 16 }, (_, i) => `Sentence ${i + 1}.`).join(' ')
   const release = await holdSlots(service)
   const error = await client.audio.speech.create({ model: 'tts-1', voice: VOICE as 'alloy', input: long, response_format: 'mp3' }).catch(e => e)
