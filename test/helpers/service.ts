@@ -91,6 +91,14 @@ export async function startTestService (env: Record<string, string> = {}, voices
   }
 }
 
+/** Takes every inference slot of the service, so no sentence runs until the
+ * returned function gives them back: a request then waits however fast the machine. */
+export async function holdSlots (service: TestService): Promise<() => void> {
+  const gate = service.deps.pools.gate
+  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  return () => { for (const release of slots) release() }
+}
+
 export interface Reply {
   status: number
   headers: Headers

@@ -6,18 +6,11 @@
 import OpenAI, { APIError } from 'openai'
 import t from 'tap'
 import { eventually } from '../helpers/hang-guard.js'
-import { startTestService, type TestService } from '../helpers/service.js'
+import { holdSlots, startTestService } from '../helpers/service.js'
 
 // The fast probe voice: what keeps a request waiting is an inference slot
 // the test holds, however fast the machine, not a slow voice burning the CPU.
 const VOICE = 'en_US-probe-medium'
-
-/** Takes every inference slot; the returned function gives them back. */
-async function holdSlots (service: TestService): Promise<() => void> {
-  const gate = service.deps.pools.gate
-  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
-  return () => { for (const release of slots) release() }
-}
 
 t.test('a full queue answers 503 with Retry-After', async t => {
   const service = await startTestService({ TTS_MAX_PENDING: '1' }, [VOICE])

@@ -6,7 +6,7 @@ import { get as httpGet } from 'node:http'
 import t from 'tap'
 import WebSocket from 'ws'
 import { readProbeOutput } from '../../scripts/lib/probe-model.js'
-import { postTts, request, startTestService } from '../helpers/service.js'
+import { holdSlots, postTts, request, startTestService } from '../helpers/service.js'
 import { eventually } from '../helpers/hang-guard.js'
 
 /** Requests the service has admitted and not finished, from its own gauge. */
@@ -54,8 +54,7 @@ t.test('a full queue answers 503 at once, with Retry-After', async t => {
   // Every inference slot held by the test: the two admitted requests cannot
   // run a sentence, so the queue stays full however fast the machine, and no
   // slow voice has to burn the CPU to keep it full.
-  const gate = service.deps.pools.gate
-  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  const release = await holdSlots(service)
   const events: string[] = []
   const held = [1, 2].map(async i => {
     const reply = await postTts(service.url, { text: 'One. Two. Three. Four.' })
@@ -67,7 +66,7 @@ t.test('a full queue answers 503 at once, with Retry-After', async t => {
   // Answered, or admitted to wait for a slot like the others (a queue that
   // did not refuse): either way the test then lets the slots go, never hangs.
   await eventually('the third request to be answered or admitted', async () => events.includes('refused') || await pending(service.url) === 3)
-  for (const release of slots) release()
+  release()
   const refused = await third
   t.equal(refused.status, 503)
   t.match(refused.json, { error: /busy/, code: 'ERR_OVERLOADED' })
@@ -142,7 +141,7 @@ t.test('graceful shutdown: the answer running when the close began finishes whol
   const expected = probeIds((await postTts(service.url, { text, voice })).body, false)
   // Every inference slot held by the test: nothing runs a sentence until it lets go.
   const gate = service.deps.pools.gate
-  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  const release = await holdSlots(service)
   const granted = gate.granted
   const events: string[] = []
   const inFlight = postTts(service.url, { text, voice }).then(reply => { events.push('answered'); return reply })
@@ -165,7 +164,7 @@ t.test('graceful shutdown: the answer running when the close began finishes whol
   t.equal(gate.granted, granted, 'both still wait, unfinished, while the service drains')
   t.same(events, ['close began'], 'nothing ended while the slots were held')
 
-  for (const release of slots) release()
+  release()
   const [reply, code] = await Promise.all([inFlight, socketClosed])
   await stopped
   t.equal(code, 1001, 'the socket closes with 1001 once its flushed text was spoken')

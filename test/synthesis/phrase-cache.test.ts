@@ -4,7 +4,7 @@
 import t from 'tap'
 import { PhraseCache, cacheKey, normaliseText } from '../../src/synthesis/phrase-cache.js'
 import { eventually } from '../helpers/hang-guard.js'
-import { postTts, request, startTestService } from '../helpers/service.js'
+import { holdSlots, postTts, request, startTestService } from '../helpers/service.js'
 
 const settings = { noiseScale: 0.667, lengthScale: 1, noiseW: 0.8, speakerId: 0, sentenceSilence: 0 }
 const wav = (bytes: number) => ({ bytes: Buffer.alloc(bytes), sampleRate: 22050 })
@@ -79,8 +79,7 @@ t.test('a hit is served even when the queue is full', async t => {
   // Every inference slot held by the test: the busy request cannot finish
   // while the others are asked, however fast the machine, and no slow voice
   // burns the CPU to keep it busy.
-  const gate = service.deps.pools.gate
-  const slots = await Promise.all(Array.from({ length: gate.limit }, async () => await gate.acquire()))
+  const release = await holdSlots(service)
   const busy = postTts(service.url, { text: 'One. Two.' })
   // Admitted, not a guess at how long admission takes.
   await eventually('the busy request to be admitted', () => service.deps.speech.pending > 0)
@@ -89,7 +88,7 @@ t.test('a hit is served even when the queue is full', async t => {
   const miss = postTts(service.url, { text: 'Other.' }).then(reply => { missAnswered = true; return reply })
   await eventually('the miss to be answered or admitted', () => missAnswered || service.deps.speech.pending > 1)
   t.equal((await postTts(service.url, { text: 'Hello.' })).status, 200, 'a hit is answered')
-  for (const release of slots) release()
+  release()
   t.equal((await miss).status, 503, 'a miss is refused')
   t.equal((await busy).status, 200)
 })
