@@ -1,21 +1,18 @@
 // `chorus bench` flags → one typed configuration, checked once here with the
-// shared kit's reader (the same flag parsing, trimming and messages as
-// `chorus tools` and `chorus spawner`). A bad flag is a ConfigError (exit
-// code 2) in the project's one message format:
+// harness's flag readers (flags.ts: the shared kit's flag parsing, trimming
+// and messages, as `chorus tools` and `chorus spawner` use them). A bad flag
+// is a ConfigError (exit code 2) in the project's one message format:
 //   Expected <what> for <flag> but received <value> (<type>)
 // Synthesis options take the engine's own LIMITS, so the harness cannot
 // accept a value the service would refuse, or refuse one it accepts.
 
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { ConfigError } from '../src/errors.js'
 import { LIMITS } from '../src/engine/synthesis-config.js'
-import {
-  configError, CORES, integerSetting, numberSetting, parseCommandLine, parseFlags, pickSetting, type FlagSpecs, type FlagValues, type Setting
-} from '../src/shared/config-values.js'
-import { expectedMessage } from '../src/validate.js'
+import { CORES, parseCommandLine, parseFlags, type FlagSpecs, type FlagValues } from '../src/shared/config-values.js'
 import { isValidVoiceName } from '../src/voices/voice-name.js'
 import { BENCH_FORMATS, type BenchFormat } from './audio-meter.js'
+import { fail, integer, nonEmpty, number, oneOf, OUTPUT_FLAGS, VOICE_FLAGS } from './flags.js'
 import type { Arrivals } from './open-loop.js'
 import type { Endpoint, LoadModel } from './results.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'
@@ -60,44 +57,36 @@ export interface RunConfig {
   scrapeIntervalMs: number
 }
 
-export interface TargetsConfig {
+/** What targets, fleet and profile share: the voice they measure, the seed, and where the results go. */
+interface VoiceRunConfig {
   voiceDir: string
   voice: string
   seed: number
-  /** Shorter phases: a smoke run whose figures are rough. */
-  quick: boolean
   outDir: string
   label: string
   progress: boolean
 }
 
-export interface FleetConfig {
-  voiceDir: string
-  voice: string
+export interface TargetsConfig extends VoiceRunConfig {
+  /** Shorter phases: a smoke run whose figures are rough. */
+  quick: boolean
+}
+
+export interface FleetConfig extends VoiceRunConfig {
   /** Names the voice is installed under for the mix (and the churn). */
   count: number
   clients: number
   /** Load/unload cycles before the idle RSS is read. */
   cycles: number
-  seed: number
   quick: boolean
-  outDir: string
-  label: string
-  progress: boolean
 }
 
-export interface ProfileConfig {
-  voiceDir: string
-  voice: string
+export interface ProfileConfig extends VoiceRunConfig {
   clients: number
   rounds: number
   durationSeconds: number
   warmupSeconds: number
   ceilingSeconds: number
-  seed: number
-  outDir: string
-  label: string
-  progress: boolean
 }
 
 const DEFAULTS = {
@@ -145,89 +134,34 @@ const RUN_OPTIONS: FlagSpecs = {
   'ceiling-workers': { type: 'string' },
   'no-ceiling': { type: 'boolean' },
   'scrape-interval': { type: 'string' },
-  out: { type: 'string' },
   label: { type: 'string' },
-  progress: { type: 'boolean' },
-  help: { type: 'boolean' }
+  ...OUTPUT_FLAGS
 }
 
-const TARGETS_OPTIONS: FlagSpecs = {
-  voices: { type: 'string' },
-  voice: { type: 'string' },
-  seed: { type: 'string' },
-  quick: { type: 'boolean' },
-  out: { type: 'string' },
-  label: { type: 'string' },
-  progress: { type: 'boolean' },
-  help: { type: 'boolean' }
-}
+/** Targets', fleet's and profile's: VOICE_FLAGS and --label, then each command's own. */
+const VOICE_RUN_OPTIONS: FlagSpecs = { ...VOICE_FLAGS, label: { type: 'string' } }
 
 const FLEET_OPTIONS: FlagSpecs = {
-  voices: { type: 'string' },
-  voice: { type: 'string' },
+  ...VOICE_RUN_OPTIONS,
   count: { type: 'string' },
   clients: { type: 'string' },
-  cycles: { type: 'string' },
-  seed: { type: 'string' },
-  quick: { type: 'boolean' },
-  out: { type: 'string' },
-  label: { type: 'string' },
-  progress: { type: 'boolean' },
-  help: { type: 'boolean' }
+  cycles: { type: 'string' }
 }
 
 const PROFILE_OPTIONS: FlagSpecs = {
-  voices: { type: 'string' },
-  voice: { type: 'string' },
+  ...VOICE_RUN_OPTIONS,
   clients: { type: 'string' },
   rounds: { type: 'string' },
   duration: { type: 'string' },
   warmup: { type: 'string' },
-  'ceiling-seconds': { type: 'string' },
-  seed: { type: 'string' },
-  quick: { type: 'boolean' },
-  out: { type: 'string' },
-  label: { type: 'string' },
-  progress: { type: 'boolean' },
-  help: { type: 'boolean' }
-}
-
-function fail (what: string, flag: string, value: unknown): never {
-  throw new ConfigError(expectedMessage(what, flag, value))
+  'ceiling-seconds': { type: 'string' }
 }
 
 const DECIMAL = /^\d+(?:\.\d+)?$/
 
-/** A flag's value, trimmed by the shared kit's one rule; undefined when not given. */
-function flag (values: FlagValues, name: string): Setting | undefined {
-  return pickSetting(values, name, {}, [])
-}
-
-function number<F extends number | null> (values: FlagValues, name: string, min: number, max: number, fallback: F): number | F {
-  return numberSetting(flag(values, name), min, max, fallback)
-}
-
-function integer<F extends number | null> (values: FlagValues, name: string, min: number, max: number, fallback: F): number | F {
-  return integerSetting(flag(values, name), min, max, fallback)
-}
-
 /** A synthesis option, within the engine's own accepted range. */
 function synthesisNumber (values: FlagValues, name: string, range: { min: number, max: number }): number | undefined {
   return number(values, name, range.min, range.max, null) ?? undefined
-}
-
-function oneOf<T extends string> (values: FlagValues, name: string, allowed: readonly T[], fallback: T): T {
-  const setting = flag(values, name)
-  if (setting === undefined) return fallback
-  if (!allowed.includes(setting.value as T)) throw configError(`one of ${allowed.join(', ')}`, setting)
-  return setting.value as T
-}
-
-function string (values: FlagValues, name: string): string | null {
-  const setting = flag(values, name)
-  if (setting === undefined) return null
-  if (setting.value === '') throw configError('a non-empty value', setting)
-  return setting.value
 }
 
 /** `en_US-a-medium:3,en_GB-b-medium:1` → names with weights (default 1). */
@@ -252,8 +186,8 @@ function list<T> (raw: string, flag: string, what: string, item: (part: string) 
 }
 
 function loadLevels (values: FlagValues, endpoint: Endpoint): { model: LoadModel, levels: LoadLevel[] } {
-  const concurrency = string(values, 'concurrency')
-  const rate = string(values, 'rate')
+  const concurrency = nonEmpty(values, 'concurrency')
+  const rate = nonEmpty(values, 'rate')
   if (concurrency !== null && rate !== null) fail('either --concurrency or --rate, not both', '--rate', rate)
   if (rate !== null) {
     const levels = list<LoadLevel>(rate, '--rate', 'requests per second, or shares of the ceiling like 70%, comma-separated', part => {
@@ -276,7 +210,7 @@ function loadLevels (values: FlagValues, endpoint: Endpoint): { model: LoadModel
 }
 
 function synthesisParams (values: FlagValues): SynthesisParams {
-  const speakerRaw = string(values, 'speaker')
+  const speakerRaw = nonEmpty(values, 'speaker')
   let speaker: number | string | undefined
   if (speakerRaw !== null) speaker = /^\d+$/.test(speakerRaw) ? Number(speakerRaw) : speakerRaw
   const params: SynthesisParams = {
@@ -294,19 +228,41 @@ function timestamp (): string {
   return new Date().toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')
 }
 
+type VoiceRunCommand = 'targets' | 'fleet' | 'profile'
+
+/** --out (default: under bench-results/, named for the command and the time) and --label (default: the folder's name). */
+function output (values: FlagValues, command: 'run' | VoiceRunCommand): { outDir: string, label: string } {
+  const outDir = nonEmpty(values, 'out') ?? `bench-results/${command === 'run' ? '' : `${command}-`}${timestamp()}`
+  return { outDir: resolve(outDir), label: nonEmpty(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? command }
+}
+
+function voiceRun (values: FlagValues, command: VoiceRunCommand): VoiceRunConfig {
+  const voiceDir = nonEmpty(values, 'voices')
+  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
+  const voice = nonEmpty(values, 'voice')
+  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
+  return {
+    voiceDir: resolve(voiceDir),
+    voice,
+    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
+    ...output(values, command),
+    progress: values.progress === true
+  }
+}
+
 export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
   const values = parseFlags(argv, RUN_OPTIONS, 'bench')
   if (values.help === true) return 'help'
-  const url = string(values, 'url')
+  const url = nonEmpty(values, 'url')
   if (url !== null && !/^http:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(url)) fail('an http:// URL like http://127.0.0.1:8995', '--url', url)
-  const voiceDir = string(values, 'voices')
+  const voiceDir = nonEmpty(values, 'voices')
   if (url === null && voiceDir === null) fail('a URL to drive (or --voices DIR to start a service)', '--url', undefined)
   const endpoint = oneOf<Endpoint>(values, 'endpoint', ['tts', 'health'], 'tts')
   const { model, levels } = loadLevels(values, endpoint)
   const requests = integer(values, 'requests', 1, 10_000_000, null)
   const duration = number(values, 'duration', 0.1, 86_400, null)
   if (requests !== null && duration !== null) fail('either --duration or --requests, not both', '--requests', values.requests)
-  const voiceRaw = string(values, 'voice')
+  const voiceRaw = nonEmpty(values, 'voice')
   const noCeiling = values['no-ceiling'] === true || endpoint === 'health'
   const voiceCopies = integer(values, 'voices-count', 1, MAX_VOICE_COPIES, null)
   if (voiceCopies !== null) {
@@ -314,7 +270,7 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
     if (url !== null || voiceDir === null) fail('--voices DIR without --url (the copies are served in-process)', '--voices-count', values['voices-count'])
     if (voiceRaw === null || voiceRaw.includes(',') || voiceRaw.includes(':')) fail('one voice name to copy, like en_US-lessac-medium', '--voice', voiceRaw ?? undefined)
   }
-  const outDir = string(values, 'out') ?? `bench-results/${timestamp()}`
+  const { outDir, label } = output(values, 'run')
   const config: RunConfig = {
     url: url?.replace(/\/+$/, '') ?? null,
     voiceDir: voiceDir === null ? null : resolve(voiceDir),
@@ -329,7 +285,7 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
     requests,
     timeoutSeconds: number(values, 'timeout', 0.1, 3600, DEFAULTS.timeoutSeconds),
     maxInFlight: integer(values, 'max-in-flight', 1, 100_000, DEFAULTS.maxInFlight),
-    textFile: string(values, 'text-file'),
+    textFile: nonEmpty(values, 'text-file'),
     seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
     repeatRatio: number(values, 'repeat', 0, 1, 0),
     stream: values.stream === true,
@@ -342,8 +298,8 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
           repeats: integer(values, 'ceiling-repeats', 1, 100, DEFAULTS.ceilingRepeats),
           workers: integer(values, 'ceiling-workers', 1, 256, CORES)
         },
-    outDir: resolve(outDir),
-    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'run',
+    outDir,
+    label,
     progress: values.progress === true,
     scrapeIntervalMs: number(values, 'scrape-interval', 0.1, 60, DEFAULTS.scrapeSeconds) * 1000
   }
@@ -354,69 +310,36 @@ export function parseRunConfig (argv: readonly string[]): RunConfig | 'help' {
 }
 
 export function parseTargetsConfig (argv: readonly string[]): TargetsConfig | 'help' {
-  const values = parseFlags(argv, TARGETS_OPTIONS, 'bench targets')
+  const values = parseFlags(argv, VOICE_RUN_OPTIONS, 'bench targets')
   if (values.help === true) return 'help'
-  const voiceDir = string(values, 'voices')
-  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
-  const voice = string(values, 'voice')
-  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
-  const outDir = string(values, 'out') ?? `bench-results/targets-${timestamp()}`
-  return {
-    voiceDir: resolve(voiceDir),
-    voice,
-    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
-    quick: values.quick === true,
-    outDir: resolve(outDir),
-    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'targets',
-    progress: values.progress === true
-  }
+  return { ...voiceRun(values, 'targets'), quick: values.quick === true }
 }
 
 export function parseFleetConfig (argv: readonly string[]): FleetConfig | 'help' {
   const values = parseFlags(argv, FLEET_OPTIONS, 'bench fleet')
   if (values.help === true) return 'help'
-  const voiceDir = string(values, 'voices')
-  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
-  const voice = string(values, 'voice')
-  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
-  const outDir = string(values, 'out') ?? `bench-results/fleet-${timestamp()}`
   return {
-    voiceDir: resolve(voiceDir),
-    voice,
+    ...voiceRun(values, 'fleet'),
     // At least 3: with two loaded at most, round-robin over three makes every request a load.
     count: integer(values, 'count', 3, MAX_VOICE_COPIES, 8),
     clients: integer(values, 'clients', 1, 256, 4),
     cycles: integer(values, 'cycles', 2, 1000, 30),
-    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
-    quick: values.quick === true,
-    outDir: resolve(outDir),
-    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'fleet',
-    progress: values.progress === true
+    quick: values.quick === true
   }
 }
 
 export function parseProfileConfig (argv: readonly string[]): ProfileConfig | 'help' {
   const values = parseFlags(argv, PROFILE_OPTIONS, 'bench profile')
   if (values.help === true) return 'help'
-  const voiceDir = string(values, 'voices')
-  if (voiceDir === null) fail('a folder of Piper voices', '--voices', undefined)
-  const voice = string(values, 'voice')
-  if (!isValidVoiceName(voice)) fail('a voice name like en_US-lessac-medium', '--voice', voice ?? undefined)
   const quick = values.quick === true
-  const outDir = string(values, 'out') ?? `bench-results/profile-${timestamp()}`
   return {
-    voiceDir: resolve(voiceDir),
-    voice,
+    ...voiceRun(values, 'profile'),
     // Two clients per core: a core's next sentence is queued while it runs one.
     clients: integer(values, 'clients', 1, 1024, 2 * CORES),
     rounds: integer(values, 'rounds', 1, 100, quick ? 1 : 3),
     durationSeconds: integer(values, 'duration', 1, 3600, quick ? 5 : 40),
     warmupSeconds: integer(values, 'warmup', 0, 600, quick ? 1 : 5),
-    ceilingSeconds: integer(values, 'ceiling-seconds', 1, 3600, quick ? 2 : 15),
-    seed: integer(values, 'seed', 0, 2 ** 32 - 1, DEFAULTS.seed),
-    outDir: resolve(outDir),
-    label: string(values, 'label') ?? outDir.split('/').filter(Boolean).pop() ?? 'profile',
-    progress: values.progress === true
+    ceilingSeconds: integer(values, 'ceiling-seconds', 1, 3600, quick ? 2 : 15)
   }
 }
 

@@ -29,7 +29,7 @@ import { runClosedLoop } from './closed-loop.js'
 import type { FleetConfig } from './config.js'
 import type { BenchIo } from './io.js'
 import { MetricsScraper, parsePrometheus } from './metrics-scrape.js'
-import { machineInfo } from './output.js'
+import { resultsHeader } from './output.js'
 import { Progress } from './progress.js'
 import type { FleetResults, TargetFigure } from './results.js'
 import { startInProcess } from './service.js'
@@ -251,12 +251,7 @@ export async function runFleet (config: FleetConfig, io: BenchIo): Promise<Fleet
     const errors = [...mix.one, ...mix.fleet].reduce((sum, r) => sum + r.errors, 0)
     if (errors > 0) notes.push(`${errors} requests failed in the mix runs (not in the figures)`)
     const results: FleetResults = {
-      schema: 'chorus-bench/1',
-      kind: 'fleet',
-      label: config.label,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      machine: machineInfo(),
+      ...resultsHeader('fleet', config.label, startedAt),
       voice: config.voice,
       modelBytes,
       voiceCount: config.count,

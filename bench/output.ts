@@ -1,11 +1,12 @@
-// Writes a run's files: results.json, report.md, and for a sweep the charts.
+// Writes a run's files: results.json, report.md, and for a sweep the charts;
+// and what every results.json starts with (the schema, the run, the machine).
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { latencyChart, throughputChart } from './charts.js'
 import { sweepReport, targetsReport } from './report.js'
-import type { BenchResults, MachineInfo } from './results.js'
+import { RESULTS_SCHEMA, type BenchResults, type MachineInfo, type ResultsHeader } from './results.js'
 
 export function machineInfo (): MachineInfo {
   return {
@@ -17,6 +18,11 @@ export function machineInfo (): MachineInfo {
     arch: process.arch,
     loadAverage: loadavg()
   }
+}
+
+/** The head of a sweep's, the targets' or the fleet's results, finished now, in the order results.json shows it. */
+export function resultsHeader<K extends string> (kind: K, label: string, startedAt: string): ResultsHeader & { kind: K } {
+  return { schema: RESULTS_SCHEMA, kind, label, startedAt, finishedAt: new Date().toISOString(), machine: machineInfo() }
 }
 
 export async function writeOutputs (outDir: string, results: BenchResults): Promise<string[]> {

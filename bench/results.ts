@@ -10,7 +10,7 @@ import type { Arrivals } from './open-loop.js'
 import type { Percentiles } from './stats.js'
 import type { SynthesisParams, VoiceWeight } from './workload.js'
 
-const RESULTS_SCHEMA = 'chorus-bench/1'
+export const RESULTS_SCHEMA = 'chorus-bench/1'
 
 export interface MachineInfo {
   cpus: number
@@ -94,8 +94,8 @@ export interface LevelResult {
 
 export type Endpoint = 'tts' | 'health'
 
-/** What every results.json of a sweep, the targets and the fleet starts with. */
-interface ResultsHeader {
+/** What every results.json of a sweep, the targets and the fleet starts with (output.ts: resultsHeader). */
+export interface ResultsHeader {
   schema: typeof RESULTS_SCHEMA
   label: string
   startedAt: string

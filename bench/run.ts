@@ -15,7 +15,7 @@ import { Rng } from './corpus.js'
 import type { LoopResult, WindowSpec } from './loop.js'
 import { MetricsScraper } from './metrics-scrape.js'
 import { runOpenLoop } from './open-loop.js'
-import { machineInfo, writeOutputs } from './output.js'
+import { resultsHeader, writeOutputs } from './output.js'
 import type { BenchIo } from './io.js'
 import { Progress } from './progress.js'
 import type { CeilingResult, LevelResult, ServerFigures, SweepResults } from './results.js'
@@ -147,12 +147,7 @@ interface SweepParts {
 
 function sweepResults ({ config, texts, spec, url, service, ceiling, engineCeiling, levels, notes, startedAt }: SweepParts): SweepResults {
   return {
-    schema: 'chorus-bench/1',
-    kind: 'sweep',
-    label: config.label,
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    machine: machineInfo(),
+    ...resultsHeader('sweep', config.label, startedAt),
     target: { url, inProcess: service !== undefined, voiceDir: config.voiceDir, workersPerVoice: service?.workersPerVoice ?? null },
     endpoint: config.endpoint,
     workload: {

@@ -35,7 +35,7 @@ import { Corpus, Rng, STOCK_PHRASES } from './corpus.js'
 import type { BenchIo } from './io.js'
 import { MetricsScraper } from './metrics-scrape.js'
 import { runOpenLoop } from './open-loop.js'
-import { machineInfo, writeOutputs } from './output.js'
+import { resultsHeader, writeOutputs } from './output.js'
 import { Progress } from './progress.js'
 import type { CeilingResult, TargetFigure, TargetsResults } from './results.js'
 import { describeService, startInProcess, type ServedVoice } from './service.js'
@@ -504,12 +504,7 @@ export async function runTargets (config: TargetsConfig, io: BenchIo): Promise<T
   const cachedRps = await measureCached(config, plan, texts, io, notes)
   if (m.load.openErrors > 0) notes.push(`the open loop had ${m.load.openErrors} failed requests (not in its p99)`)
   const results: TargetsResults = {
-    schema: 'chorus-bench/1',
-    kind: 'targets',
-    label: config.label,
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    machine: machineInfo(),
+    ...resultsHeader('targets', config.label, startedAt),
     voice: config.voice,
     modelBytes: m.served.modelBytes,
     workersPerVoice: m.workers,

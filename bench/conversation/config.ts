@@ -1,12 +1,11 @@
 // Flags of `chorus bench conversation` and `chorus bench fairness`, checked
-// once with the shared predicates and message format.
+// once with the harness's flag readers (flags.ts) and the one message format.
 
 import { resolve } from 'node:path'
-import { ConfigError } from '../../src/errors.js'
 import { SCHEDULER_MODES, type SchedulerMode } from '../../src/pool/schedule.js'
-import { CORES, integerSetting, numberSetting, parseFlags, pickSetting, type FlagSpecs, type FlagValues } from '../../src/shared/config-values.js'
-import { expectedMessage } from '../../src/validate.js'
+import { CORES, parseFlags, type FlagSpecs, type FlagValues } from '../../src/shared/config-values.js'
 import { isValidVoiceName } from '../../src/voices/voice-name.js'
+import { fail, integer, number, range, raw, subset, VOICE_FLAGS } from '../flags.js'
 import { SCENARIOS, type Scenario, type TalkSettings } from './level.js'
 import { ALL_TRANSPORTS, TRANSPORTS, type TransportName } from './transport.js'
 
@@ -38,44 +37,16 @@ export interface FairnessConfig extends TalkConfig {
   rounds: number
 }
 
-export const COMMON: FlagSpecs = {
-  voices: { type: 'string' },
-  voice: { type: 'string' },
+/** The talking commands' flags (TalkConfig's), which each spreads into its own. */
+const COMMON: FlagSpecs = {
+  ...VOICE_FLAGS,
   duration: { type: 'string' },
   jitter: { type: 'string' },
   pause: { type: 'string' },
   ramp: { type: 'string' },
   'tokens-per-second': { type: 'string' },
   sentences: { type: 'string' },
-  schedulers: { type: 'string' },
-  seed: { type: 'string' },
-  quick: { type: 'boolean' },
-  out: { type: 'string' },
-  progress: { type: 'boolean' },
-  help: { type: 'boolean' }
-}
-
-function fail (what: string, flag: string, value: unknown): never {
-  throw new ConfigError(expectedMessage(what, flag, value))
-}
-
-function raw (values: FlagValues, name: string): string | undefined {
-  return pickSetting(values, name, {}, [])?.value
-}
-
-export function integer (values: FlagValues, name: string, min: number, max: number, fallback: number): number {
-  return integerSetting(pickSetting(values, name, {}, []), min, max, fallback)
-}
-
-/** "20-50" or "30": a range of positive numbers. */
-export function range (values: FlagValues, name: string, min: number, max: number, fallback: { min: number, max: number }): { min: number, max: number } {
-  const value = raw(values, name)
-  if (value === undefined) return fallback
-  const match = /^(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/.exec(value)
-  const low = Number(match?.[1])
-  const high = match?.[2] === undefined ? low : Number(match[2])
-  if (match === null || !(low >= min && high <= max && low <= high)) fail(`a number or a range like 20-50 within ${min}-${max}`, `--${name}`, value)
-  return { min: low, max: high }
+  schedulers: { type: 'string' }
 }
 
 function positiveIntegers (values: FlagValues, name: string, fallback: number[]): number[] {
@@ -84,15 +55,6 @@ function positiveIntegers (values: FlagValues, name: string, fallback: number[])
   const parts = value.split(',').map(part => part.trim())
   if (!parts.every(part => /^\d+$/.test(part) && Number(part) >= 1 && Number(part) <= 1024)) fail('bot counts like 1,2,4,8 (1-1024)', `--${name}`, value)
   return [...new Set(parts.map(Number))].sort((a, b) => a - b)
-}
-
-/** A comma-separated subset of `choices`, in the order given; all of them by default. */
-export function subset<T extends string> (values: FlagValues, name: string, what: string, choices: readonly T[], defaults: readonly T[] = choices): T[] {
-  const value = raw(values, name)
-  if (value === undefined) return [...defaults]
-  const parts = value.split(',').map(part => part.trim())
-  if (!parts.every(part => (choices as readonly string[]).includes(part))) fail(`${what} among ${choices.join(', ')}`, `--${name}`, value)
-  return [...new Set(parts)] as T[]
 }
 
 /**
@@ -121,13 +83,15 @@ export function outDir (values: FlagValues, command: string): string {
   return resolve(raw(values, 'out') ?? `bench-results/${command}-${new Date().toISOString().replace(/[:.]/g, '-')}`)
 }
 
-export function talkConfig (values: FlagValues, command: keyof typeof DEFAULT_RAMP_SECONDS, quick: boolean): TalkConfig {
+type TalkCommand = keyof typeof DEFAULT_RAMP_SECONDS
+
+function talkConfig (values: FlagValues, command: TalkCommand, quick: boolean): TalkConfig {
   return {
     ...voiceTarget(values),
-    durationMs: numberSetting(pickSetting(values, 'duration', {}, []), 1, 3600, quick ? 5 : 60) * 1000,
+    durationMs: number(values, 'duration', 1, 3600, quick ? 5 : 60) * 1000,
     jitterMs: integer(values, 'jitter', 0, 10_000, 200),
-    maxPauseMs: numberSetting(pickSetting(values, 'pause', {}, []), 0, 60, 2) * 1000,
-    rampMs: numberSetting(pickSetting(values, 'ramp', {}, []), 0, 600, quick ? 1 : DEFAULT_RAMP_SECONDS[command]) * 1000,
+    maxPauseMs: number(values, 'pause', 0, 60, 2) * 1000,
+    rampMs: number(values, 'ramp', 0, 600, quick ? 1 : DEFAULT_RAMP_SECONDS[command]) * 1000,
     tokensPerSecond: range(values, 'tokens-per-second', 1, 1000, { min: 20, max: 50 }),
     sentences: range(values, 'sentences', 1, 20, { min: 2, max: 4 }),
     schedulers: subset(values, 'schedulers', 'schedulers', SCHEDULER_MODES),
@@ -138,20 +102,27 @@ export function talkConfig (values: FlagValues, command: keyof typeof DEFAULT_RA
   }
 }
 
+/**
+ * Parses a talking command's flags, COMMON's and its `own`: what every level
+ * talks with, then the command's own settings as `settings` reads them;
+ * 'help' for --help.
+ */
+export function parseTalkCommand<C> (argv: readonly string[], command: TalkCommand, own: FlagSpecs, settings: (values: FlagValues, quick: boolean) => C): (TalkConfig & C) | 'help' {
+  const values = parseFlags(argv, { ...COMMON, ...own }, `bench ${command}`)
+  if (values.help === true) return 'help'
+  const quick = values.quick === true
+  return { ...talkConfig(values, command, quick), ...settings(values, quick) }
+}
+
 export function parseConversationConfig (argv: readonly string[]): ConversationConfig | 'help' {
-  const values = parseFlags(argv, {
-    ...COMMON,
+  return parseTalkCommand(argv, 'conversation', {
     bots: { type: 'string' },
     transport: { type: 'string' },
     scenarios: { type: 'string' },
     'ceiling-seconds': { type: 'string' },
     'ceiling-repeats': { type: 'string' },
     'no-ceiling': { type: 'boolean' }
-  }, 'bench conversation')
-  if (values.help === true) return 'help'
-  const quick = values.quick === true
-  return {
-    ...talkConfig(values, 'conversation', quick),
+  }, (values, quick) => ({
     levels: positiveIntegers(values, 'bots', quick ? [1, 2] : [1, 2, 4, 6, 8, 12, 16]),
     // Cartesia's and Deepgram's sockets only when named: the default set stays the benchmark's.
     transports: subset(values, 'transport', 'transports', ALL_TRANSPORTS, TRANSPORTS),
@@ -159,26 +130,21 @@ export function parseConversationConfig (argv: readonly string[]): ConversationC
     ceiling: values['no-ceiling'] === true
       ? null
       : {
-          seconds: numberSetting(pickSetting(values, 'ceiling-seconds', {}, []), 0.5, 600, quick ? 1 : 8),
+          seconds: number(values, 'ceiling-seconds', 0.5, 600, quick ? 1 : 8),
           repeats: integer(values, 'ceiling-repeats', 1, 20, quick ? 1 : 3),
           workers: CORES
         }
-  }
+  }))
 }
 
 export function parseFairnessConfig (argv: readonly string[]): FairnessConfig | 'help' {
-  const values = parseFlags(argv, {
-    ...COMMON,
+  return parseTalkCommand(argv, 'fairness', {
     'busy-bots': { type: 'string' },
     'quiet-tenants': { type: 'string' },
     rounds: { type: 'string' }
-  }, 'bench fairness')
-  if (values.help === true) return 'help'
-  const quick = values.quick === true
-  return {
-    ...talkConfig(values, 'fairness', quick),
+  }, (values, quick) => ({
     busyBots: integer(values, 'busy-bots', 1, 1024, 32),
     quietTenants: integer(values, 'quiet-tenants', 1, 64, 4),
     rounds: integer(values, 'rounds', 1, 20, quick ? 1 : 3)
-  }
+  }))
 }

@@ -5,30 +5,24 @@
 // names the sentence before it in `after`, as a bot should (docs/api.md):
 // the service then schedules the sentence being heard first.
 
-import { Agent } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { AudioPiece } from './player.js'
-import { postStream } from './stream-post.js'
+import { StreamPoster } from './stream-post.js'
 import type { SpeechTransport } from './transport.js'
 
 export function httpStreamTransport (baseUrl: string, timeoutMs: number): SpeechTransport {
-  const url = new URL(baseUrl)
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
-  let replies = 0
+  const poster = new StreamPoster(baseUrl, timeoutMs)
   return {
     name: 'http',
     firstTextMs: reply => reply.sentences[0]?.endMs ?? 0,
     speak: async (reply, startMs, speaker) => {
-      const prefix = `bench-${process.pid}-${replies++}`
+      const prefix = poster.replyId()
       const spoken = await Promise.all(reply.sentences.map(async (sentence, i) => {
         await sleep(Math.max(0, startMs + sentence.endMs - performance.now()))
-        const askedMs = performance.now()
         const fields = { text: sentence.text, ...(i === 0 ? {} : { after: `${prefix}-${i - 1}` }) }
-        const audio = await postStream({ url, agent, timeoutMs, fields, speaker, requestId: `${prefix}-${i}` })
-        return audio.map((piece): AudioPiece => ({ ...piece, askedMs }))
+        return await poster.ask(fields, speaker, `${prefix}-${i}`)
       }))
       return spoken.flat()
     },
-    close: () => agent.destroy()
+    close: () => poster.close()
   }
 }

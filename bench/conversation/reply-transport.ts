@@ -19,10 +19,8 @@
 // Events (not this pattern), add the timing's work, and the generated test
 // voices carry none (docs/timing.md).
 
-import { Agent } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { AudioPiece } from './player.js'
-import { postStream } from './stream-post.js'
+import { StreamPoster } from './stream-post.js'
 import type { SpeechTransport } from './transport.js'
 
 /** The text of a whole reply: its sentences as the model wrote them, one space between. */
@@ -31,19 +29,14 @@ export function replyText (sentences: ReadonlyArray<{ text: string }>): string {
 }
 
 export function wholeReplyTransport (baseUrl: string, timeoutMs: number): SpeechTransport {
-  const url = new URL(baseUrl)
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
-  let replies = 0
+  const poster = new StreamPoster(baseUrl, timeoutMs)
   return {
     name: 'reply',
     firstTextMs: () => 0,
     speak: async (reply, startMs, speaker) => {
       await sleep(Math.max(0, startMs - performance.now()))
-      const askedMs = performance.now()
-      const fields = { text: replyText(reply.sentences) }
-      const audio = await postStream({ url, agent, timeoutMs, fields, speaker, requestId: `bench-${process.pid}-reply-${replies++}` })
-      return audio.map((piece): AudioPiece => ({ ...piece, askedMs }))
+      return await poster.ask({ text: replyText(reply.sentences) }, speaker, poster.replyId('reply-'))
     },
-    close: () => agent.destroy()
+    close: () => poster.close()
   }
 }

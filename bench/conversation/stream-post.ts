@@ -2,9 +2,11 @@
 // the body sent on a keep-alive agent with its X-Request-Id and the bot's
 // key as a Bearer token, the streamed WAV metered as it arrives into pieces
 // of audio with their arrival times. A non-200 answer, or a stream cut
-// before its last byte, rejects with what the service said.
+// before its last byte, rejects with what the service said. StreamPoster is
+// what each HTTP transport (per sentence, whole reply) holds: its agent, its
+// request ids, and the moment each POST was asked for.
 
-import { request, type Agent } from 'node:http'
+import { Agent, request } from 'node:http'
 import { ChorusError } from '../../src/errors.js'
 import { WavMeter } from '../wav.js'
 import type { AudioPiece } from './player.js'
@@ -37,6 +39,33 @@ export interface StreamPost {
   fields: { text: string, after?: string }
   speaker: Speaker
   requestId: string
+}
+
+/** One transport's POSTs to one service, on one keep-alive agent. */
+export class StreamPoster {
+  private readonly url: URL
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
+  private replies = 0
+
+  constructor (baseUrl: string, private readonly timeoutMs: number) {
+    this.url = new URL(baseUrl)
+  }
+
+  /** A new reply's request id, unique in this process: `bench-<pid>-<tag><n>`. */
+  replyId (tag = ''): string {
+    return `bench-${process.pid}-${tag}${this.replies++}`
+  }
+
+  /** POSTs `fields` now: every piece of its audio was asked for at this moment. */
+  async ask (fields: StreamPost['fields'], speaker: Speaker, requestId: string): Promise<AudioPiece[]> {
+    const askedMs = performance.now()
+    const audio = await postStream({ url: this.url, agent: this.agent, timeoutMs: this.timeoutMs, fields, speaker, requestId })
+    return audio.map((piece): AudioPiece => ({ ...piece, askedMs }))
+  }
+
+  close (): void {
+    this.agent.destroy()
+  }
 }
 
 export async function postStream (post: StreamPost): Promise<ArrivedAudio[]> {

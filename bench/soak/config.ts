@@ -5,7 +5,8 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { ConfigError } from '../../src/errors.js'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
-import { integerSetting, numberSetting, pickSetting, type FlagValues } from '../../src/shared/config-values.js'
+import type { FlagValues } from '../../src/shared/config-values.js'
+import { integer, number } from '../flags.js'
 
 export interface SoakConfig {
   minutes: number
@@ -53,11 +54,6 @@ const FLAGS = {
   help: { type: 'boolean' }
 } as const
 
-/** A flag's number within [min, max], or null when not given. */
-function number (values: FlagValues, flag: string, min: number, max: number): number | null {
-  return numberSetting(pickSetting(values, flag, {}, []), min, max, null)
-}
-
 export function parseSoakConfig (argv: readonly string[]): SoakConfig | 'help' {
   let values: FlagValues
   try {
@@ -67,17 +63,17 @@ export function parseSoakConfig (argv: readonly string[]): SoakConfig | 'help' {
     throw new ConfigError(`${(error as Error).message} (see --help)`)
   }
   if (values.help === true) return 'help'
-  const minutes = number(values, 'minutes', 0.5, 24 * 60) ?? 30
-  const seed = integerSetting(pickSetting(values, 'seed', {}, []), 0, 2 ** 32 - 1, 1)
+  const minutes = number(values, 'minutes', 0.5, 24 * 60, 30)
+  const seed = integer(values, 'seed', 0, 2 ** 32 - 1, 1)
   return {
     minutes,
-    rate: number(values, 'rate', 0.01, 10_000),
-    fraction: number(values, 'fraction', 0.01, 1) ?? 0.5,
-    toolsRate: number(values, 'tools-rate', 0.01, 10_000),
-    toolsFraction: number(values, 'tools-fraction', 0.01, 1) ?? 0.1,
+    rate: number(values, 'rate', 0.01, 10_000, null),
+    fraction: number(values, 'fraction', 0.01, 1, 0.5),
+    toolsRate: number(values, 'tools-rate', 0.01, 10_000, null),
+    toolsFraction: number(values, 'tools-fraction', 0.01, 1, 0.1),
     voiceDir: resolve(typeof values.voices === 'string' ? values.voices : resolve(PACKAGE_ROOT, 'voices/bench')),
     // At least a dozen samples however short the run.
-    sampleSeconds: number(values, 'sample-seconds', 0.5, 600) ?? Math.min(5, minutes * 60 / 12),
+    sampleSeconds: number(values, 'sample-seconds', 0.5, 600, null) ?? Math.min(5, minutes * 60 / 12),
     seed,
     outDir: resolve(typeof values.out === 'string' ? values.out : 'bench-results')
   }

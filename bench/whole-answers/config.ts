@@ -1,8 +1,10 @@
 // Flags of `chorus bench mixed` and `chorus bench backlog`, checked once
-// with the conversation benchmarks' predicates and the one message format.
+// with the harness's flag readers (flags.ts), the conversation benchmarks'
+// TalkConfig, and the one message format.
 
-import { pickSetting, numberSetting, parseFlags, choiceSetting, type FlagValues } from '../../src/shared/config-values.js'
-import { COMMON, integer, outDir, range, subset, talkConfig, voiceTarget, type TalkConfig } from '../conversation/config.js'
+import { parseFlags, type FlagValues } from '../../src/shared/config-values.js'
+import { outDir, parseTalkCommand, voiceTarget, type TalkConfig } from '../conversation/config.js'
+import { integer, number, oneOf, range, subset, VOICE_FLAGS } from '../flags.js'
 import { SCENARIOS, type Scenario } from '../conversation/level.js'
 import { TRANSPORTS, type TransportName } from '../conversation/transport.js'
 
@@ -46,42 +48,31 @@ function idleRepeats (values: FlagValues, quick: boolean): number {
 }
 
 export function parseMixedConfig (argv: readonly string[]): MixedConfig | 'help' {
-  const values = parseFlags(argv, {
-    ...COMMON,
+  return parseTalkCommand(argv, 'mixed', {
     bots: { type: 'string' },
     transport: { type: 'string' },
     scenario: { type: 'string' },
     'whole-clients': { type: 'string' },
     'long-sentences': { type: 'string' },
     'idle-repeats': { type: 'string' }
-  }, 'bench mixed')
-  if (values.help === true) return 'help'
-  const quick = values.quick === true
-  return {
-    ...talkConfig(values, 'mixed', quick),
+  }, (values, quick) => ({
     bots: integer(values, 'bots', 1, 1024, 8),
     transports: subset(values, 'transport', 'transports', TRANSPORTS),
-    scenario: choiceSetting(pickSetting(values, 'scenario', {}, []), SCENARIOS, 'spread'),
+    scenario: oneOf(values, 'scenario', SCENARIOS, 'spread'),
     wholeClients: integer(values, 'whole-clients', 1, 64, 2),
     longSentences: range(values, 'long-sentences', 1, 100, { min: 10, max: 40 }),
     idleRepeats: idleRepeats(values, quick)
-  }
+  }))
 }
 
 export function parseBacklogConfig (argv: readonly string[]): BacklogConfig | 'help' {
   const values = parseFlags(argv, {
-    voices: { type: 'string' },
-    voice: { type: 'string' },
+    ...VOICE_FLAGS,
     'long-requests': { type: 'string' },
     'long-sentences': { type: 'string' },
     'idle-repeats': { type: 'string' },
     delay: { type: 'string' },
-    keys: { type: 'string' },
-    seed: { type: 'string' },
-    quick: { type: 'boolean' },
-    out: { type: 'string' },
-    progress: { type: 'boolean' },
-    help: { type: 'boolean' }
+    keys: { type: 'string' }
   }, 'bench backlog')
   if (values.help === true) return 'help'
   const quick = values.quick === true
@@ -90,7 +81,7 @@ export function parseBacklogConfig (argv: readonly string[]): BacklogConfig | 'h
     longRequests: integer(values, 'long-requests', 1, 64, 4),
     longSentences: integer(values, 'long-sentences', 1, 1000, 250),
     idleRepeats: idleRepeats(values, quick),
-    delayMs: numberSetting(pickSetting(values, 'delay', {}, []), 0, 60, 0.5) * 1000,
+    delayMs: number(values, 'delay', 0, 60, 0.5) * 1000,
     keyModes: subset(values, 'keys', 'key modes', KEY_MODES),
     seed: integer(values, 'seed', 0, 2 ** 31 - 1, 1),
     quick,
