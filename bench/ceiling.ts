@@ -95,7 +95,7 @@ export class EngineBench {
   /** Starts the workers; resolves once every one has loaded every voice. */
   static async start (options: EngineBenchOptions): Promise<EngineBench> {
     const data: EngineWorkerData = { engine: options.engine ?? 'chorus', voices: options.voices, synthesis: options.synthesis, ortLibrary: options.ortLibrary, espeakData: options.espeakData }
-    const workers = Array.from({ length: options.workers }, () => new EngineWorker(new Worker(WORKER_FILE, { workerData: data, ...workerStartOptions(FROM_SOURCES) })))
+    const workers = Array.from({ length: options.workers }, () => new EngineWorker(new Worker(WORKER_FILE, { workerData: data, ...workerStartOptions() })))
     const bench = new EngineBench(workers, options)
     try {
       await Promise.all(workers.map(async worker => await worker.next()))

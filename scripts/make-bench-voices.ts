@@ -8,13 +8,15 @@
 
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import type { Quality } from './lib/piper-vits/hparams.js'
 import { buildStandInVoice } from './lib/piper-vits/model.js'
+import { PACKAGE_ROOT } from '../src/package-root.js'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+// From the package root, not this file's URL: the tests also run this compiled, from dist/scripts.
+const root = PACKAGE_ROOT
 const configs = join(root, 'test/fixtures/configs')
 
 export const DEFAULT_BENCH_DIR = join(root, 'voices/bench')
@@ -44,7 +46,7 @@ async function generatorSources (): Promise<string[]> {
   const lib = join(root, 'scripts/lib')
   const vits = join(lib, 'piper-vits')
   return [
-    fileURLToPath(import.meta.url),
+    join(root, 'scripts/make-bench-voices.ts'),
     join(lib, 'graph-builder.ts'),
     join(lib, 'onnx-writer.ts'),
     join(lib, 'protobuf-writer.ts'),

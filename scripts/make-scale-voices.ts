@@ -6,11 +6,13 @@
 //   tsx scripts/make-scale-voices.ts OUT_DIR
 
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchConfig, buildBenchModel, STAND_INS } from './make-bench-voices.js'
+import { PACKAGE_ROOT } from '../src/package-root.js'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+// From the package root, not this file's URL: the tests also run this compiled, from dist/scripts.
+const root = PACKAGE_ROOT
 export const SCALE_VOICE_COUNT = 8
 /** Widths divided by this: small files, the same graph and output lengths. */
 const SHRINK = 4

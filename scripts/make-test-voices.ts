@@ -3,12 +3,14 @@
 //   tsx scripts/make-test-voices.ts [outDir]   (default test/fixtures/generated/voices)
 
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildForeignModel, buildProbeModel, type ProbeOptions } from './lib/probe-model.js'
 import { buildVitsLikeModel } from './lib/vits-model.js'
+import { PACKAGE_ROOT } from '../src/package-root.js'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+// From the package root, not this file's URL: the tests also run this compiled, from dist/scripts.
+const root = PACKAGE_ROOT
 const configs = join(root, 'test/fixtures/configs')
 
 export interface TestVoice {

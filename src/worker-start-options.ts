@@ -1,11 +1,11 @@
-// How a worker thread starts when Chorus runs from its TypeScript sources
-// (tests, tsx). A worker inherits its process's flags and NODE_OPTIONS,
-// preloaded modules included; from the sources a worker's entry loads its
-// bundle or registers tsx itself (src/dev-workers.mjs), so it needs no
-// preload. A test runner's preloads are costly there: tap's mock and
-// processinfo each register module hooks in every thread, which made a
-// voice worker's start some 1-2 s slower (0.2 s without). The built
-// package's workers start as Node starts them by default.
+// How Chorus's worker threads start. A worker inherits its process's flags
+// and NODE_OPTIONS, preloaded modules included. A worker's entry loads what
+// it needs itself (from the sources, its bundle or tsx: src/dev-workers.mjs),
+// and a preload is meant for the main thread: tsx, a test runner's hooks, an
+// agent that instruments the HTTP server. In a worker it only costs start
+// time: tap's mock and processinfo hooks made a voice worker start in 1-2 s
+// instead of 0.2 s. So workers start without them, from the sources and
+// from the built package alike (the tests run the compiled code too).
 
 import type { WorkerOptions } from 'node:worker_threads'
 
@@ -27,11 +27,10 @@ export function withoutPreloads (execArgv: readonly string[]): string[] {
   return kept
 }
 
-/** A worker's flags and environment: from the sources, the process's flags
- * less their preloads and its environment less NODE_OPTIONS (a worker reads
- * its preloads from there too); else Node's defaults (nothing set). */
-export function workerStartOptions (fromSources: boolean): Pick<WorkerOptions, 'execArgv' | 'env'> {
-  if (!fromSources) return {}
+/** A worker's flags and environment: the process's flags less their
+ * preloads, and its environment less NODE_OPTIONS (a worker reads its
+ * preloads from there too). */
+export function workerStartOptions (): Pick<WorkerOptions, 'execArgv' | 'env'> {
   const env = { ...process.env }
   delete env.NODE_OPTIONS
   return { execArgv: withoutPreloads(process.execArgv), env }

@@ -16,12 +16,13 @@ import { InferenceError, VoiceConfigError } from '../src/engine/errors.js'
 import { HOUSE_BODIES, INTERNAL_ERROR_MESSAGE, jsonErrors } from '../src/shared/json-errors.js'
 import { createLogger } from '../src/shared/logger.js'
 import { workerStartOptions } from '../src/worker-start-options.js'
+import { testSourceUrl } from './helpers/source-tree.js'
 
-const TS_WORKER = new URL('./helpers/ts-worker.mjs', import.meta.url)
-const THROWER = new URL('./helpers/error-thrower.ts', import.meta.url).href
+const TS_WORKER = testSourceUrl('helpers/ts-worker.mjs')
+const THROWER = testSourceUrl('helpers/error-thrower.ts').href
 
 function startThrower (kind: string): Worker {
-  return new Worker(TS_WORKER, { workerData: { entry: THROWER, kind }, ...workerStartOptions(true) })
+  return new Worker(TS_WORKER, { workerData: { entry: THROWER, kind }, ...workerStartOptions() })
 }
 
 /** What the worker posted, rebuilt on this side. */

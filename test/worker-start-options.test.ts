@@ -1,6 +1,6 @@
-// Worker threads started from the sources leave the process's preloads
-// behind (src/worker-start-options.ts): under tap, its hooks would load
-// in every voice worker.
+// Worker threads leave the process's preloads behind
+// (src/worker-start-options.ts): under tap, its hooks would load in every
+// voice worker.
 
 import { once } from 'node:events'
 import { Worker } from 'node:worker_threads'
@@ -13,14 +13,10 @@ t.test('preloads go in either spelling; other flags stay', async t => {
   t.same(withoutPreloads([]), [])
 })
 
-t.test('from the built package, Node\'s defaults: nothing is set', async t => {
-  t.same(workerStartOptions(false), {})
-})
-
-t.test('from the sources, a worker starts without the process\'s preloads or NODE_OPTIONS', async t => {
+t.test('a worker starts without the process\'s preloads or NODE_OPTIONS', async t => {
   // Tap runs this file with its preloads on the command line and in NODE_OPTIONS: what the worker would inherit.
   t.ok(process.execArgv.some(flag => flag.startsWith('--import')), 'the test process has preloads')
-  const options = workerStartOptions(true)
+  const options = workerStartOptions()
   t.notOk(options.execArgv?.some(flag => flag.startsWith('--import')))
   t.equal((options.env as NodeJS.ProcessEnv).NODE_OPTIONS, undefined)
   t.equal((options.env as NodeJS.ProcessEnv).PATH, process.env.PATH, 'the rest of the environment is the process\'s')

@@ -34,7 +34,7 @@ class EncoderThread {
   dead = false
 
   constructor (log: Logger, onExit: (thread: EncoderThread) => void) {
-    this.worker = new Worker(WORKER_FILE, workerStartOptions(FROM_SOURCES))
+    this.worker = new Worker(WORKER_FILE, workerStartOptions())
     this.worker.on('message', (reply: EncoderReply) => {
       const pending = this.pending.get(reply.ticket)
       if (pending === undefined) return

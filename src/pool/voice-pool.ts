@@ -121,7 +121,7 @@ export class VoicePool {
       idleTimeout: options.workerIdleMs > 0 ? options.workerIdleMs : Number.POSITIVE_INFINITY,
       // One task at a time per worker: a worker's thread is one core.
       concurrentTasksPerWorker: 1,
-      ...workerStartOptions(FROM_SOURCES),
+      ...workerStartOptions(),
       // A worker's own objects are few and small (samples live outside the
       // JS heap), but loading a voice churns through many: V8's default
       // young generation then grows to tens of megabytes per worker and

@@ -7,9 +7,11 @@
 
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freshBundle } from '../../src/dev-workers.mjs'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
+import { importSource } from './source-tree.js'
 import { nodeCommand, TSX_ARGS } from './tsx.js'
+
+const { freshBundle } = await importSource<typeof import('../../src/dev-workers.mjs')>('src/dev-workers.mjs')
 
 export const BIN = join(PACKAGE_ROOT, 'src/bin.cts')
 

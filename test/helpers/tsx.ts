@@ -1,9 +1,10 @@
 // Node's flags for a child process that runs the TypeScript sources: tsx in
 // its main thread only (src/tsx-main-thread.mjs), as tap runs the tests.
 
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
 
-export const TSX_MAIN_THREAD = fileURLToPath(new URL('../../src/tsx-main-thread.mjs', import.meta.url))
+export const TSX_MAIN_THREAD = join(PACKAGE_ROOT, 'src/tsx-main-thread.mjs')
 export const TSX_ARGS = ['--import', TSX_MAIN_THREAD]
 
 /** `node ...args` for spawn or execFile, started through `/usr/bin/env -u

@@ -13,12 +13,13 @@ import t from 'tap'
 import { unless } from '../helpers/test-tools.js'
 import { BENCH_VOICES, NO_BENCH_VOICES } from '../helpers/voices.js'
 import { figures, least, repeat, ROUNDS } from './figures.js'
+import { testSourceUrl } from '../helpers/source-tree.js'
 
 const MODEL = join(BENCH_VOICES, 'en_US-bench-x_low.onnx')
 
 async function loadInThread (): Promise<{ grown: number, mode: string }> {
   // A voice worker's young generation, as the pools start them.
-  const worker = new Worker(new URL('./fixtures/load-heap-worker.mjs', import.meta.url), { workerData: { modelPath: MODEL }, resourceLimits: { maxYoungGenerationSizeMb: 4 } })
+  const worker = new Worker(testSourceUrl('leak/fixtures/load-heap-worker.mjs'), { workerData: { modelPath: MODEL }, resourceLimits: { maxYoungGenerationSizeMb: 4 } })
   const result = await new Promise<{ before: number, after: number, mode: string }>((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)

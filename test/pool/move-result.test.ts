@@ -4,8 +4,9 @@
 
 import { Piscina } from 'piscina'
 import t from 'tap'
+import { testSourceUrl } from '../helpers/source-tree.js'
 
-const pool = new Piscina({ filename: new URL('./fixtures/move-worker.mjs', import.meta.url).href, minThreads: 1, maxThreads: 1 })
+const pool = new Piscina({ filename: testSourceUrl('pool/fixtures/move-worker.mjs').href, minThreads: 1, maxThreads: 1 })
 t.teardown(async () => await pool.destroy())
 
 t.test('a moved result arrives whole and its buffer is detached in the worker', async t => {

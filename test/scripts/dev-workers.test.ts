@@ -10,11 +10,13 @@ import { once } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
-import { buildDevWorkers, COMMAND_ENTRY, WORKER_ENTRIES } from '../../scripts/build-dev-workers.js'
-import { BUNDLE_DIR, freshBundle, SOURCE_ROOT } from '../../src/dev-workers.mjs'
 import { workerStartOptions } from '../../src/worker-start-options.js'
+import { importSource, testSourceUrl } from '../helpers/source-tree.js'
 
-const TS_WORKER = new URL('../helpers/ts-worker.mjs', import.meta.url)
+const { BUNDLE_DIR, freshBundle, SOURCE_ROOT } = await importSource<typeof import('../../src/dev-workers.mjs')>('src/dev-workers.mjs')
+const { buildDevWorkers, COMMAND_ENTRY, WORKER_ENTRIES } = await importSource<typeof import('../../scripts/build-dev-workers.js')>('scripts/build-dev-workers.ts')
+
+const TS_WORKER = testSourceUrl('helpers/ts-worker.mjs')
 const dir = join(SOURCE_ROOT, 'test/fixtures/generated', `dev-worker-${process.pid}`)
 const entry = join(dir, 'entry.ts')
 const answer = join(dir, 'answer.ts')
@@ -30,7 +32,7 @@ async function writeAnswer (value: number): Promise<void> {
 
 /** What a worker started through the test shim posts: its answer and the URL its module saw. */
 async function runWorker (): Promise<{ answer: number, url: string }> {
-  const worker = new Worker(TS_WORKER, { workerData: { entry: pathToFileURL(entry).href }, ...workerStartOptions(true) })
+  const worker = new Worker(TS_WORKER, { workerData: { entry: pathToFileURL(entry).href }, ...workerStartOptions() })
   const [message] = await once(worker, 'message') as [{ answer: number, url: string }]
   await worker.terminate()
   return message

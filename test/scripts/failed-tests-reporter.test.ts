@@ -6,7 +6,9 @@
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import t from 'tap'
-import FailedTestsReporter from '../helpers/failed-tests-reporter.mjs'
+import { importSource } from '../helpers/source-tree.js'
+
+const { default: FailedTestsReporter } = await importSource<typeof import('../helpers/failed-tests-reporter.mjs')>('test/helpers/failed-tests-reporter.mjs')
 
 // What tap 21 prints for a file with a skip, a todo, a nested skip, a plan
 // of zero, a failure, and a file planned empty (copied from a run).

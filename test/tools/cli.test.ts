@@ -7,15 +7,15 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { runSpawnerCommand } from '../../src/spawner/cli.js'
 import { runToolsCommand } from '../../src/tools/cli.js'
 import { callTool, connectHttp, startReferenceSpawner } from './helpers.js'
 import { CHILD_HANG_GUARD_MS, REQUEST_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { nodeCommand, TSX_ARGS } from '../helpers/tsx.js'
+import { testSource } from '../helpers/source-tree.js'
 
-const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
+const RUNNER = testSource('tools/fixtures/run-tools.ts')
 
 /** A stream that resolves the first log line matching `pattern`. */
 function logWatcher (pattern: RegExp): { stream: Writable, line: Promise<Record<string, unknown>>, text: () => string } {

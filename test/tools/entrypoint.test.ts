@@ -8,17 +8,18 @@ import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { parseToolsConfig } from '../../src/tools/config.js'
 import { startReferenceSpawner, type Teardown } from './helpers.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { TSX_MAIN_THREAD } from '../helpers/tsx.js'
+import { testSource } from '../helpers/source-tree.js'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const ROOT = PACKAGE_ROOT
 const SCRIPT = join(ROOT, 'scripts', 'tools-entrypoint.sh')
-const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
+const RUNNER = testSource('tools/fixtures/run-tools.ts')
 const run = promisify(execFile)
 
 /** An executable that prints each argument it was given on its own line. */

@@ -3,7 +3,6 @@
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import t from 'tap'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -11,8 +10,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { callTool, startReferenceSpawner, type Teardown } from './helpers.js'
 import { CHILD_HANG_GUARD_MS } from '../helpers/hang-guard.js'
 import { nodeCommand, TSX_ARGS } from '../helpers/tsx.js'
+import { testSource } from '../helpers/source-tree.js'
 
-const RUNNER = fileURLToPath(new URL('./fixtures/run-tools.ts', import.meta.url))
+const RUNNER = testSource('tools/fixtures/run-tools.ts')
 
 function childEnv (extra: Record<string, string>): Record<string, string> {
   // Only what the child needs: no stray SPAWNER_* or identity from the outer shell.

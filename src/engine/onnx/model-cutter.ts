@@ -74,7 +74,7 @@ export class ModelCutter {
   private failure: Error | undefined
 
   constructor (data: CutterData) {
-    this.worker = new Worker(WORKER_FILE, { workerData: data, ...workerStartOptions(FROM_SOURCES) })
+    this.worker = new Worker(WORKER_FILE, { workerData: data, ...workerStartOptions() })
     this.worker.on('error', error => { this.failure = error })
   }
 
