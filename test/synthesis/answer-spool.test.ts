@@ -95,11 +95,12 @@ t.test('TTS_SPOOL_DIR: the OS temp folder by default, else a folder that exists 
 t.test('a whole WAV past the in-memory share spills and comes back identical; a spool that fails is a 507', async t => {
   const spoolDir = await mkdtemp(join(tmpdir(), 'chorus-service-spool-'))
   t.teardown(() => rm(spoolDir, { recursive: true, force: true }))
-  // A voice whose output depends on its input alone (espeak-ng's does not quite).
+  // A voice whose output depends on its input alone (espeak-ng's does not
+  // quite); one worker each, as a second would only cost its start.
   const voice = 'en_US-vits-medium'
-  const roomy = await startTestService({ TTS_DEFAULT_VOICE: voice }, [voice])
+  const roomy = await startTestService({ TTS_DEFAULT_VOICE: voice, TTS_WORKERS_PER_VOICE: '1' }, [voice])
   t.teardown(() => roomy.stop())
-  const tight = await startTestService({ TTS_DEFAULT_VOICE: voice, TTS_RESPONSE_BUFFER_BYTES: '1024', TTS_SPOOL_DIR: spoolDir }, [voice])
+  const tight = await startTestService({ TTS_DEFAULT_VOICE: voice, TTS_WORKERS_PER_VOICE: '1', TTS_RESPONSE_BUFFER_BYTES: '1024', TTS_SPOOL_DIR: spoolDir }, [voice])
   t.teardown(() => tight.stop())
   const body = { text: 'Good morning. Your table is ready. Please follow me to the window.', sentence_silence: 0.5 }
   const kept = await postTts(roomy.url, body)
