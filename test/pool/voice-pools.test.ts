@@ -22,28 +22,7 @@ async function oneVoiceBudget (): Promise<string> {
 const LONG = Array.from({ length: 6 }, (_, i) => `Sentence number ${i + 1}.`).join(' ')
 
 const pending = async (service: TestService): Promise<number> => (await request(service.url + '/health')).json.pending_requests as number
-/** The first log line since `from` with this message about this voice; -1 if none. */
-const logIndex = (service: TestService, msg: string, voice: string, from = 0): number => service.logs.findIndex((line, index) => index >= from && line.msg === msg && line.voice === voice)
-
-const TWO_PROBES = ['en_US-probe-medium', 'en_US-proberyan-medium']
-/** One service, with room for one of two voices, one worker each and one
- * inference slot, for the three tests about the memory budget: each starts
- * from whichever voice the one before left loaded (the other unloaded). */
-let budgetService: Promise<TestService> | undefined
-async function oneVoiceService (): Promise<TestService> {
-  budgetService ??= (async () => {
-    const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' }, TWO_PROBES)
-    t.teardown(() => service.stop())
-    return service
-  })()
-  return await budgetService
-}
-/** The loaded voice of the budget service, and the other one. */
-function loadedAndOther (service: TestService): [loaded: string, other: string] {
-  const [loaded, other] = TWO_PROBES.filter(voice => service.deps.registry.get(voice) !== undefined)
-    .sort((a, b) => Number(service.deps.pools.state(b) === 'loaded') - Number(service.deps.pools.state(a) === 'loaded'))
-  return [loaded, other]
-}
+const logIndex = (service: TestService, msg: string, voice: string): number => service.logs.findIndex(line => line.msg === msg && line.voice === voice)
 
 /** Installs the probe voice under more names, and waits until they are served. */
 async function installCopies (service: TestService, names: string[]): Promise<void> {
@@ -77,60 +56,59 @@ t.test('at most TTS_MAX_LOADED_VOICES voices stay loaded, the LRU one goes', asy
 
 t.test('TTS_VOICE_MEMORY_BYTES: a voice that does not fit evicts the LRU idle one', async t => {
   // Only one voice fits at a time.
-  const service = await oneVoiceService()
+  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1' }, ['en_US-probe-medium', 'en_US-proberyan-medium'])
+  t.teardown(() => service.stop())
   const pools = service.deps.pools
-  const [loaded, other] = loadedAndOther(service)
-  const from = service.logs.length
-  t.equal(pools.state(loaded), 'loaded')
+  t.equal(pools.state('en_US-probe-medium'), 'loaded')
   t.ok(pools.usedBytes > 0, 'the loaded voice counts against the budget')
-  t.equal((await postTts(service.url, { text: 'Hi.', voice: other })).status, 200)
-  t.equal(pools.state(other), 'loaded')
-  t.equal(pools.state(loaded), 'unloaded')
-  t.ok(service.logs.slice(from).some(line => line.msg === 'voice unloading' && line.voice === loaded && line.reason === 'memory'))
+  t.equal((await postTts(service.url, { text: 'Hi.', voice: 'en_US-proberyan-medium' })).status, 200)
+  t.equal(pools.state('en_US-proberyan-medium'), 'loaded')
+  t.equal(pools.state('en_US-probe-medium'), 'unloaded')
+  t.ok(service.logs.some(line => line.msg === 'voice unloading' && line.voice === 'en_US-probe-medium' && line.reason === 'memory'))
 })
 
 t.test('a busy voice is not evicted: the newcomer waits until its work is done', async t => {
-  const service = await oneVoiceService()
+  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' },
+    ['en_US-probe-medium', 'en_US-proberyan-medium'])
+  t.teardown(() => service.stop())
   const pools = service.deps.pools
-  const [busyVoice, newVoice] = loadedAndOther(service)
-  const from = service.logs.length
-  // Holding the only inference slot keeps the loaded voice's request busy for as long as the test needs.
+  // Holding the only inference slot keeps the default voice's request busy for as long as the test needs.
   const slot = await pools.gate.acquire()
-  const busy = postTts(service.url, { text: LONG, voice: busyVoice })
+  const busy = postTts(service.url, { text: LONG })
   await eventually('the first request holds its voice', async () => await pending(service) === 1)
-  const newcomer = postTts(service.url, { text: 'Hi.', voice: newVoice })
+  const newcomer = postTts(service.url, { text: 'Hi.', voice: 'en_US-proberyan-medium' })
   // Admission, phonemizing and the room check run without a pause: once both
   // requests are pending, the newcomer has already decided to wait.
   await eventually('both requests are admitted', async () => await pending(service) === 2)
-  t.equal(pools.state(busyVoice), 'loaded', 'the busy voice stays loaded')
-  t.equal(pools.state(newVoice), 'unloaded', 'the newcomer waits for room')
-  t.equal(logIndex(service, 'voice unloading', busyVoice, from), -1)
+  t.equal(pools.state('en_US-probe-medium'), 'loaded', 'the busy voice stays loaded')
+  t.equal(pools.state('en_US-proberyan-medium'), 'unloaded', 'the newcomer waits for room')
+  t.equal(logIndex(service, 'voice unloading', 'en_US-probe-medium'), -1)
   slot()
   t.equal((await busy).status, 200, 'the busy voice finished its work')
   t.equal((await newcomer).status, 200, 'the newcomer loaded once room was made')
-  t.equal(pools.state(busyVoice), 'unloaded')
+  t.equal(pools.state('en_US-probe-medium'), 'unloaded')
 })
 
 t.test('a retiring pool counts until it is closed', async t => {
-  const service = await oneVoiceService()
+  const service = await startTestService({ TTS_VOICE_MEMORY_BYTES: await oneVoiceBudget(), TTS_WORKERS_PER_VOICE: '1', TTS_MAX_CONCURRENT_INFERENCES: '1' },
+    ['en_US-probe-medium', 'en_US-proberyan-medium'])
+  t.teardown(() => service.stop())
   const pools = service.deps.pools
-  const [busyVoice, newVoice] = loadedAndOther(service)
-  const from = service.logs.length
   const slot = await pools.gate.acquire()
-  const busy = postTts(service.url, { text: LONG, voice: busyVoice })
+  const busy = postTts(service.url, { text: LONG })
   await eventually('the first request holds its voice', async () => await pending(service) === 1)
   // Removing the voice's files retires its pool; its request still finishes.
-  await rm(join(service.voiceDir, `${busyVoice}.onnx`))
-  await eventually('the pool retires', () => pools.state(busyVoice) === 'retiring')
-  const newcomer = postTts(service.url, { text: 'Hi.', voice: newVoice })
+  await rm(join(service.voiceDir, 'en_US-probe-medium.onnx'))
+  await eventually('the pool retires', () => pools.state('en_US-probe-medium') === 'retiring')
+  const newcomer = postTts(service.url, { text: 'Hi.', voice: 'en_US-proberyan-medium' })
   await eventually('the newcomer is admitted', async () => await pending(service) === 2)
-  t.equal(pools.state(newVoice), 'unloaded', 'no room while the retiring pool holds its memory')
+  t.equal(pools.state('en_US-proberyan-medium'), 'unloaded', 'no room while the retiring pool holds its memory')
   t.ok(pools.usedBytes > 0, 'the retiring pool is counted')
   slot()
   t.equal((await busy).status, 200)
   t.equal((await newcomer).status, 200)
-  const closed = logIndex(service, 'voice unloaded', busyVoice, from)
-  const loaded = logIndex(service, 'voice loaded', newVoice, from)
+  const closed = logIndex(service, 'voice unloaded', 'en_US-probe-medium')
+  const loaded = logIndex(service, 'voice loaded', 'en_US-proberyan-medium')
   t.ok(closed >= 0 && closed < loaded, 'the new voice loaded only after the retiring pool closed')
 })
 
