@@ -6,10 +6,10 @@ import { request as httpRequest } from 'node:http'
 import t from 'tap'
 import { UNKNOWN_LENGTH } from '../../src/engine/index.js'
 import { eventually } from '../helpers/hang-guard.js'
-import { HANG_GUARD_MS, postTts, startTestService } from '../helpers/service.js'
+import { HANG_GUARD_MS, holdSlots, postTts, startTestService } from '../helpers/service.js'
 
 // One inference slot: the arrival test steps it one grant at a time.
-const service = await startTestService({ TTS_DEFAULT_VOICE: 'en_US-probeslow-medium', TTS_WORKERS_PER_VOICE: '2', TTS_MAX_CONCURRENT_INFERENCES: '1' })
+const service = await startTestService({ TTS_WORKERS_PER_VOICE: '2', TTS_MAX_CONCURRENT_INFERENCES: '1' }, ['en_US-probe-medium', 'en_GB-probemulti-medium'])
 t.teardown(() => service.stop())
 
 t.test('streamed PCM is byte-exact with the non-streamed answer', async t => {
@@ -89,13 +89,19 @@ async function rawStream (url: string, body: unknown): Promise<{ status: number,
 }
 
 t.test('a streaming request that times out ends the stream early, visibly cut', async t => {
-  const quick = await startTestService({ TTS_DEFAULT_VOICE: 'en_US-probeslow-medium', TTS_TIMEOUT_SECONDS: '1', TTS_WORKERS_PER_VOICE: '1' }, ['en_US-probeslow-medium'])
+  const voice = 'en_US-probe-medium'
+  const quick = await startTestService({ TTS_TIMEOUT_SECONDS: '1', TTS_WORKERS_PER_VOICE: '1' }, [voice])
   t.teardown(() => quick.stop())
   const text = 'One. Two. Three. Four.'
-  // The whole answer, from the service whose timeout is the default minute.
-  const whole = await postTts(service.url, { text, voice: 'en_US-probeslow-medium' })
+  // The whole answer, from the service whose timeout is the longest.
+  const whole = await postTts(service.url, { text, voice })
   t.equal(whole.status, 200)
-  const cut = await rawStream(quick.url, { text, stream: true })
+  // Every slot of the quick service held by the test: no sentence can run
+  // before the timeout however fast the voice (no slow voice burns the CPU).
+  const release = await holdSlots(quick)
+  t.teardown(release)
+  const cut = await rawStream(quick.url, { text, voice, stream: true })
+  release()
   // The status went out with the header, before the timeout.
   t.equal(cut.status, 200)
   t.equal(cut.head.readUInt32LE(40), UNKNOWN_LENGTH, 'the streamed header came first')

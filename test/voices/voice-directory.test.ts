@@ -5,15 +5,26 @@ import { copyFile, rm, writeFile, readFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import t from 'tap'
-import { postTts, request, startTestService } from '../helpers/service.js'
+import { holdSlots, postTts, request, startTestService, type TestService } from '../helpers/service.js'
 import { testVoiceDir } from '../helpers/voices.js'
 import { eventually } from '../helpers/hang-guard.js'
 
 const source = await testVoiceDir()
 
+/** One service over the probe voice, for the tests that only add files
+ * beside it (each cleans up or leaves only voices that are left out). */
+let probeService: Promise<TestService> | undefined
+async function serviceWithProbe (): Promise<TestService> {
+  probeService ??= (async () => {
+    const service = await startTestService({}, ['en_US-probe-medium'])
+    t.teardown(() => service.stop())
+    return service
+  })()
+  return await probeService
+}
+
 t.test('dropping a voice in adds it; removing it takes it away, without a restart', async t => {
-  const service = await startTestService({}, ['en_US-probe-medium'])
-  t.teardown(() => service.stop())
+  const service = await serviceWithProbe()
   const voices = async () => (await request(service.url + '/health')).json.voices as string[]
   t.notOk((await voices()).includes('pt_BR-probe-medium'))
   await copyFile(join(source, 'pt_BR-probe-medium.onnx'), join(service.voiceDir, 'pt_BR-probe-medium.onnx'))
@@ -34,13 +45,19 @@ t.test('dropping a voice in adds it; removing it takes it away, without a restar
 })
 
 t.test('requests already running on a removed voice finish', async t => {
-  const service = await startTestService({}, ['en_US-probe-medium', 'en_US-probeslow-medium'])
+  const service = await startTestService({}, ['en_US-probe-medium', 'en_US-proberyan-medium'])
   t.teardown(() => service.stop())
-  const voice = 'en_US-probeslow-medium'
-  // probeslow takes about 0.8 s a sentence: five keep the request running for seconds.
+  const voice = 'en_US-proberyan-medium'
   const body = { text: 'One. Two. Three. Four. Five.', voice, noise_scale: 0, noise_w: 0 }
   const whole = await postTts(service.url, body)
   t.equal(whole.status, 200)
+  // Every inference slot held by the test: the request below holds its
+  // voice's pool, but none of its sentences runs until after the removal,
+  // however fast the voice (no slow voice has to keep it running).
+  const gate = service.deps.pools.gate
+  const release = await holdSlots(service)
+  t.teardown(release)
+  const granted = gate.granted
 
   // Streamed, the header arrives once the request holds the voice's pool:
   // from then on it is running, and the removal happens under it.
@@ -67,6 +84,8 @@ t.test('requests already running on a removed voice finish', async t => {
   t.notOk((await request(service.url + '/health')).json.voices.includes(voice), 'the voice is gone for new requests')
   t.equal(service.deps.pools.state(voice), 'retiring', 'its pool waits for the running request')
   events.push('removed')
+  t.equal(gate.granted, granted, 'none of its sentences ran before the removal')
+  release()
   await finished
   t.same(events, ['running', 'removed', 'finished'], 'the request was still running when its voice was removed')
   t.equal(streamed?.status, 200)
@@ -76,8 +95,7 @@ t.test('requests already running on a removed voice finish', async t => {
 })
 
 t.test('half-present and broken voices are left out, logged once, and crash nothing', async t => {
-  const service = await startTestService({}, ['en_US-probe-medium'])
-  t.teardown(() => service.stop())
+  const service = await serviceWithProbe()
   const dir = service.voiceDir
   const config = await readFile(join(source, 'en_US-probe-medium.onnx.json'))
   await copyFile(join(source, 'en_US-probe-medium.onnx'), join(dir, 'en_US-onlymodel-medium.onnx'))
