@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 
-export const TEST_ROOT = join(PACKAGE_ROOT, 'test')
+const TEST_ROOT = join(PACKAGE_ROOT, 'test')
 
 /** The absolute path of `relative` (to test/) in the source tree. */
 export function testSource (relative: string): string {
