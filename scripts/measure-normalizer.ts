@@ -2,7 +2,7 @@
 // What espeak-ng (en-us, the phonemizer every English Piper voice uses)
 // reads right in test/fixtures/normalizer/corpus.json, before and after
 // normalizeForSpeech, judged as scripts/lib/normalizer-corpus.ts says (the
-// test test/text/normalize-corpus.test.ts asserts every item the same way).
+// test test/text/normalize-corpus.unit.ts asserts every item the same way).
 // Prints the table docs/normalizer.md shows; --failures lists every miss.
 
 import { parseArgs } from 'node:util'

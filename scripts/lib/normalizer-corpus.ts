@@ -4,7 +4,7 @@
 // reading the item is meant to have (`expected`, written out in words espeak
 // reads unambiguously), sentence breaks included. Shared by
 // scripts/measure-normalizer.ts (the table in docs/normalizer.md) and
-// test/text/normalize-corpus.test.ts (which asserts every item).
+// test/text/normalize-corpus.unit.ts (which asserts every item).
 
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

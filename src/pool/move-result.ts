@@ -5,7 +5,7 @@
 // the marker that its own `common.js` sets, so this module loads that file,
 // the one the host already loaded, from the installed package. If a Piscina
 // release moves it, the worker fails to start with this module's error
-// (test/pool/move-result.test.ts checks the transfer). The moved buffers are
+// (test/pool/move-result.unit.ts checks the transfer). The moved buffers are
 // the main thread's from then on (docs/memory.md).
 
 import { createRequire } from 'node:module'

@@ -1,7 +1,7 @@
 // The architecture's folder rules, in one place: which folders of src/ (and
 // the harness, bench/) each folder may import besides src's root files
 // (errors.ts, error-registry.ts, validate.ts, package-root.ts), which every
-// folder may use. imports.test.ts checks the import statements against it,
+// folder may use. imports.unit.ts checks the import statements against it,
 // and checks that docs/architecture.md's table says the same.
 
 export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {

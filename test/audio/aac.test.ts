@@ -2,7 +2,7 @@
 // encoder's ADTS stream, fed as synthesis would feed it, decodes back with an
 // independent decoder (libfaad2) to the input's length and pitch, on the main
 // thread and in the encoder pool's workers alike; bad arguments get typed
-// errors. Loading the library, and refusing one, is avcodec-load.test.ts.
+// errors. Loading the library, and refusing one, is avcodec-load.unit.ts.
 
 import { pino } from 'pino'
 import t from 'tap'

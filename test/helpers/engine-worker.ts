@@ -1,4 +1,4 @@
-// Runs in a worker thread for worker-threads.test.ts: loads its own voice,
+// Runs in a worker thread for worker-threads.unit.ts: loads its own voice,
 // phonemizes and synthesises `rounds` times, and reports every mismatch.
 
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// Runs in a worker thread for error-registry.test.ts: throws the error the
+// Runs in a worker thread for error-registry.unit.ts: throws the error the
 // test asks for and posts it in the registry's form, or lets it escape
 // uncaught, as a worker whose voice failed to load does.
 

@@ -4,7 +4,7 @@
 // reproduce it and pass. Most findings are reproduced where their fix lives;
 // this list points at them rather than copying them, and `npm run
 // test:hostile` runs exactly these files plus test/hostile/*.test.ts.
-// findings.test.ts checks that every finding has a test and that each named
+// findings.unit.ts checks that every finding has a test and that each named
 // test still exists.
 
 export interface Finding {
@@ -48,7 +48,7 @@ export const FINDINGS: readonly Finding[] = [
     finding: 3,
     title: 'The tool server reads spawner bodies without a limit',
     probe: 'a 120 MB error body from the spawner aborts chorus tools; a 300 MB 2xx body answers a plain-text 500',
-    tests: [{ file: 'test/tools/spawner-body-limit.test.ts', titles: ['300 MB answers, 2xx and 5xx'] }]
+    tests: [{ file: 'test/tools/spawner-body-limit.unit.ts', titles: ['300 MB answers, 2xx and 5xx'] }]
   },
   {
     issue: 27,
@@ -63,7 +63,7 @@ export const FINDINGS: readonly Finding[] = [
     title: 'An unloadable voice evicts healthy ones',
     probe: 'a 20 GB sparse .onnx retired the idle default voice before failing; a 1.5 GB garbage file is read whole before the protobuf error',
     tests: [
-      { file: 'test/engine/model-header.test.ts', titles: ['sparse files past the limit, and large garbage, cost only their header'] },
+      { file: 'test/engine/model-header.unit.ts', titles: ['sparse files past the limit, and large garbage, cost only their header'] },
       { file: 'test/pool/broken-voices.test.ts', titles: ['every kind of damaged voice is refused with its reason'] }
     ]
   },
@@ -77,8 +77,8 @@ export const FINDINGS: readonly Finding[] = [
         file: 'test/http/auth.test.ts',
         titles: ['without a key: the probes and the playground answer, everything else is 401', 'the OpenAI client', 'the playground: asks for a key', 'the WebSocket: refused with 401', 'requests per minute', 'concurrent streams']
       },
-      { file: 'test/http/auth-middleware.test.ts', titles: ['requireAdmin: 403 for a user key'] },
-      { file: 'test/hostile/mcp-client-token.test.ts', titles: ['the MCP SDK client: works with the tool server\'s token, 401 without it'] }
+      { file: 'test/http/auth-middleware.unit.ts', titles: ['requireAdmin: 403 for a user key'] },
+      { file: 'test/hostile/mcp-client-token.unit.ts', titles: ['the MCP SDK client: works with the tool server\'s token, 401 without it'] }
     ]
   },
   {
@@ -88,7 +88,7 @@ export const FINDINGS: readonly Finding[] = [
     probe: 'invalid espeak.voice; num_symbols and sample_rate 2,000,000,000 accepted; config errors show /etc/passwd; JSON-RPC messages echo the token; TTS_HTTP_HOST=999.1.1.1 exits 1; zero-width text answers 200; the port bound after the default voice; hang-ups at warn',
     tests: [
       { file: 'test/voices/espeak-voice-check.test.ts', titles: ['an unknown espeak.voice is broken at the scan'] },
-      { file: 'test/engine/voice-config.test.ts', titles: ['every broken field is named', 'missing, unreadable and malformed files'] },
+      { file: 'test/engine/voice-config.unit.ts', titles: ['every broken field is named', 'missing, unreadable and malformed files'] },
       { file: 'test/engine/phoneme-table.test.ts', titles: ['a config is compared with the table', 'every voice the project makes fits its model'] },
       { file: 'test/tools/redaction.test.ts', titles: ['JSON-RPC errors never echo the bearer token'] },
       { file: 'test/http/reports.test.ts', titles: ['a client that hangs up during synthesis: info'] },
@@ -114,7 +114,7 @@ export const FINDINGS: readonly Finding[] = [
     finding: 2,
     title: 'A keys file that is not JSON prints the start of a key',
     probe: 'a keys file holding one bare key: exit 2 with `Unexpected token \'k\', "k7Qm2xv9Lr"... is not valid JSON`, and the same excerpt in the reload\'s log line',
-    tests: [{ file: 'test/access/keys-file-secrecy.test.ts', titles: ['not JSON: where it stops, never what it says', 'JSON of the wrong shape: no value that could be a key is quoted', 'at start-up: exit 2 with where, never what', 'on a reload: the log line says where, never what'] }]
+    tests: [{ file: 'test/access/keys-file-secrecy.unit.ts', titles: ['not JSON: where it stops, never what it says', 'JSON of the wrong shape: no value that could be a key is quoted', 'at start-up: exit 2 with where, never what', 'on a reload: the log line says where, never what'] }]
   },
   {
     issue: 42,
@@ -137,7 +137,7 @@ export const FINDINGS: readonly Finding[] = [
     probe: 'a request whose Host and Origin are both a foreign name was served',
     tests: [
       { file: 'test/access/doors.test.ts', titles: ['the WebSocket upgrade is refused exactly where plain HTTP is', 'a refused host name: a message that names it and the setting'] },
-      { file: 'test/deploy/allowed-hosts.test.ts', titles: ['compose: the host', 'Kubernetes: every Service'] }
+      { file: 'test/deploy/allowed-hosts.unit.ts', titles: ['compose: the host', 'Kubernetes: every Service'] }
     ]
   },
   {
@@ -152,7 +152,7 @@ export const FINDINGS: readonly Finding[] = [
     finding: 7,
     title: 'The tool server\'s memory is 5 × what its settings imply',
     probe: '4 sessions × 32-call batches against a spawner answering 120 MB bodies: 303-430 MB peak (idle ~111 MB), against 16 × 4 MiB',
-    tests: [{ file: 'test/tools/answer-budget.test.ts', titles: ['results past the budget are refused', 'a refusal\'s excerpt'] }],
+    tests: [{ file: 'test/tools/answer-budget.unit.ts', titles: ['results past the budget are refused', 'a refusal\'s excerpt'] }],
     measured: [{ file: 'test/leak/tool-server-memory.leak.ts', titles: ['4 sessions × 32-call batches'] }]
   },
   {
@@ -167,7 +167,7 @@ export const FINDINGS: readonly Finding[] = [
     finding: 9,
     title: 'http and websocket import the pool',
     probe: 'Tenant lived in src/pool/tenant.ts, the architecture test had been loosened for it, and docs/architecture.md disagreed with it in three rows',
-    tests: [{ file: 'test/architecture/imports.test.ts', titles: ['the protocol adapters import nothing from the pool or the engine', 'docs/architecture.md\'s table says what the rules say', 'each folder imports only what the architecture table allows'] }]
+    tests: [{ file: 'test/architecture/imports.unit.ts', titles: ['the protocol adapters import nothing from the pool or the engine', 'docs/architecture.md\'s table says what the rules say', 'each folder imports only what the architecture table allows'] }]
   }
 ]
 

@@ -46,7 +46,7 @@ t.test('a typed error comes back as its class, with code, details, cause and bot
   t.match(stack, /^InferenceError: The model failed\n/)
   const boundary = stack.indexOf('--- thrown in another thread ---')
   t.ok(boundary > 0, 'the two stacks are told apart')
-  t.ok(stack.indexOf('error-registry.test.ts') < boundary, 'this side\'s frames first')
+  t.ok(stack.indexOf('error-registry.unit.ts') < boundary, 'this side\'s frames first')
   t.ok(stack.indexOf('error-thrower.ts', boundary) > boundary, 'then the worker\'s')
   t.match((typed.cause as Error).stack, /error-thrower\.ts/, 'the cause keeps its own stack')
 })

@@ -2,7 +2,7 @@
 // 153 replies as models write them): after normalizeForSpeech, espeak-ng
 // reads it with the phonemes of its `expected` reading. docs/normalizer.md's
 // "right, normalized" column is this test passing; plain prose must also come
-// back as the same string (normalize.test.ts). Each category of rules holds
+// back as the same string (normalize.unit.ts). Each category of rules holds
 // items espeak-ng reads wrong as written, so the test shows the rules at
 // work, not a corpus espeak already reads right.
 
