@@ -9,10 +9,10 @@
 // samples of priming silence first (46 ms at 22.05 kHz) and the last frame's
 // padding after the speech.
 
-import { concatBytes, EMPTY, type EncoderOptions, type StreamEncoder } from './encoder.js'
+import type { EncoderOptions, StreamEncoder } from './encoder.js'
 import { EncodingError } from './errors.js'
-import { loadCodecs, nativeCall } from './native-codecs.js'
-import { createResampler } from './resampler.js'
+import { loadCodecs } from './native-codecs.js'
+import { nativeStreamEncoder } from './native-stream-encoder.js'
 
 /** The rates ADTS has an index for that FFmpeg's encoder takes. */
 const AAC_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000] as const
@@ -30,34 +30,6 @@ function isAacRate (rate: number): rate is AacRate {
 export async function createAacEncoder (sampleRate: number, options: EncoderOptions = {}): Promise<StreamEncoder> {
   const target = options.rate ?? (isAacRate(sampleRate) ? sampleRate : 24_000)
   if (!isAacRate(target)) throw new EncodingError(`AAC cannot be encoded at ${target} Hz (AAC rates: ${AAC_RATES.join(', ')})`)
-  const resampler = target === sampleRate ? undefined : await createResampler(sampleRate, target)
   const { AacEncoder } = loadCodecs()
-  const aac = (() => {
-    try {
-      return nativeCall(() => new AacEncoder(target, AAC_BITRATE))
-    } catch (error) {
-      resampler?.close()
-      throw error
-    }
-  })()
-  let ended = false
-  const encode = (pcm: Int16Array): Uint8Array => pcm.length === 0 ? EMPTY : nativeCall(() => aac.encode(pcm))
-  return {
-    push: pcm => {
-      if (ended) throw new EncodingError('AAC encoder used after it ended')
-      return encode(resampler === undefined ? pcm : resampler.push(pcm))
-    },
-    finish: () => {
-      if (ended) throw new EncodingError('AAC encoder used after it ended')
-      const tail = resampler === undefined ? EMPTY : encode(resampler.finish())
-      ended = true
-      const last = nativeCall(() => aac.finish())
-      return tail.length === 0 ? last : concatBytes([tail, last])
-    },
-    close: () => {
-      if (!ended) aac.close()
-      ended = true
-      resampler?.close()
-    }
-  }
+  return await nativeStreamEncoder('AAC', sampleRate, target, () => new AacEncoder(target, AAC_BITRATE))
 }

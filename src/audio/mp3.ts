@@ -11,10 +11,10 @@
 // it is no further from the input by log-spectral distance (README, Audio
 // formats; npm run bench:encoders -- --settings).
 
-import { concatBytes, EMPTY, type EncoderOptions, type StreamEncoder } from './encoder.js'
+import type { EncoderOptions, StreamEncoder } from './encoder.js'
 import { EncodingError } from './errors.js'
-import { loadCodecs, nativeCall } from './native-codecs.js'
-import { createResampler } from './resampler.js'
+import { loadCodecs } from './native-codecs.js'
+import { nativeStreamEncoder } from './native-stream-encoder.js'
 
 const MPEG_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const
 type MpegRate = typeof MPEG_RATES[number]
@@ -32,27 +32,6 @@ export async function createMp3Encoder (sampleRate: number, options: EncoderOpti
   // a rate asked for (the WebSocket's mp3_44100_128) is converted to.
   const target = options.rate ?? (isMpegRate(sampleRate) ? sampleRate : 24_000)
   if (!isMpegRate(target)) throw new EncodingError(`MP3 cannot be encoded at ${target} Hz (MPEG rates: ${MPEG_RATES.join(', ')})`)
-  const resampler = target === sampleRate ? undefined : await createResampler(sampleRate, target)
   const { Mp3Encoder } = loadCodecs()
-  const lame = nativeCall(() => new Mp3Encoder(target, options.bitrate ?? MP3_BITRATE, MP3_QUALITY))
-  let ended = false
-  const encode = (pcm: Int16Array): Uint8Array => pcm.length === 0 ? EMPTY : nativeCall(() => lame.encode(pcm))
-  return {
-    push: pcm => {
-      if (ended) throw new EncodingError('MP3 encoder used after it ended')
-      return encode(resampler === undefined ? pcm : resampler.push(pcm))
-    },
-    finish: () => {
-      if (ended) throw new EncodingError('MP3 encoder used after it ended')
-      const tail = resampler === undefined ? EMPTY : encode(resampler.finish())
-      ended = true
-      const last = nativeCall(() => lame.finish())
-      return tail.length === 0 ? last : concatBytes([tail, last])
-    },
-    close: () => {
-      if (!ended) lame.close()
-      ended = true
-      resampler?.close()
-    }
-  }
+  return await nativeStreamEncoder('MP3', sampleRate, target, () => new Mp3Encoder(target, options.bitrate ?? MP3_BITRATE, MP3_QUALITY))
 }
