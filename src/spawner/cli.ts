@@ -2,11 +2,10 @@
 // reference spawner until SIGTERM or SIGINT. Returns an exit code: 0 after
 // a clean shutdown, 1 when it cannot start, 2 for a configuration error.
 
-import { ConfigError } from '../errors.js'
-import type { CommandIo } from '../shared/command-io.js'
+import { commandConfig, type CommandIo } from '../shared/command-io.js'
 import { createLogger } from '../shared/logger.js'
 import { shutdownOn, untilAborted } from '../shared/shutdown.js'
-import { parseSpawnerConfig, SPAWNER_DEFAULTS, type SpawnerConfig } from './config.js'
+import { parseSpawnerConfig, SPAWNER_DEFAULTS } from './config.js'
 import { startSpawnerServer } from './server.js'
 import { StateFile } from './state-file.js'
 import { BotStore } from './store.js'
@@ -26,19 +25,8 @@ Flags (each overrides its environment variable):
 `
 
 export async function runSpawnerCommand (argv: string[], io: CommandIo): Promise<number> {
-  const stderr = io.stderr ?? process.stderr
-  let config: SpawnerConfig
-  try {
-    config = parseSpawnerConfig(argv, io.env)
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    stderr.write(`chorus spawner: ${error.message}\n`)
-    return 2
-  }
-  if (config.help) {
-    (io.stdout ?? process.stdout).write(SPAWNER_USAGE)
-    return 0
-  }
+  const config = commandConfig('spawner', SPAWNER_USAGE, () => parseSpawnerConfig(argv, io.env), io)
+  if (typeof config === 'number') return config
   const logger = createLogger('chorus-spawner', config.logLevel, io.stderr)
   const stateFile = config.stateFile === undefined ? undefined : new StateFile(config.stateFile)
   let store: BotStore
@@ -46,6 +34,7 @@ export async function runSpawnerCommand (argv: string[], io: CommandIo): Promise
     store = new BotStore(config.maxBots, await stateFile?.load())
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
+    const stderr = io.stderr ?? process.stderr
     stderr.write(`chorus spawner: cannot use --state-file ${config.stateFile ?? ''}: ${reason}\n`)
     return 2
   }

@@ -2,9 +2,8 @@
 // Streamable HTTP (default) or stdio. Returns an exit code: 0 after a clean
 // shutdown, 1 when the server cannot start, 2 for a configuration error.
 
-import { ConfigError } from '../errors.js'
 import { parseToolsConfig, TOOLS_DEFAULTS, type ToolsConfig } from './config.js'
-import type { CommandIo } from '../shared/command-io.js'
+import { commandConfig, type CommandIo } from '../shared/command-io.js'
 import { startToolsHttpServer } from './http-transport.js'
 import { exposureWarning } from './exposure.js'
 import { createLogger, type Logger } from '../shared/logger.js'
@@ -50,19 +49,8 @@ Environment only:
 `
 
 export async function runToolsCommand (argv: string[], io: CommandIo): Promise<number> {
-  const stderr = io.stderr ?? process.stderr
-  let config: ToolsConfig
-  try {
-    config = parseToolsConfig(argv, io.env)
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    stderr.write(`chorus tools: ${error.message}\n`)
-    return 2
-  }
-  if (config.help) {
-    (io.stdout ?? process.stdout).write(TOOLS_USAGE)
-    return 0
-  }
+  const config = commandConfig('tools', TOOLS_USAGE, () => parseToolsConfig(argv, io.env), io)
+  if (typeof config === 'number') return config
   const logger = createLogger('chorus-tools', config.logLevel, io.stderr)
   const context: McpServerContext = {
     spawner: createSpawnerClient(config.spawner, [config.http.token]),
