@@ -11,7 +11,7 @@ import { splitDecoder } from '../../src/engine/onnx/decoder-split.js'
 import { VITS_FRAMES_PER_ID, VITS_SAMPLES_PER_FRAME } from '../../scripts/lib/vits-model.js'
 import { unless } from '../helpers/test-tools.js'
 import { BENCH_VOICES, NO_BENCH_VOICES, testModel } from '../helpers/voices.js'
-import { chosenSentences, compare, flowCutMatchesWhole, quiet, referenceSentencesMatchWhole, stagedCutMatchesWhole } from '../helpers/decoder-split-checks.js'
+import { chosenSentences, compare, quiet, referenceSentencesMatchWhole } from '../helpers/decoder-split-checks.js'
 
 t.test('the boundary is found from the structure: VITS-shaped models split, others run whole', async t => {
   const vits = splitDecoder(new Uint8Array(await readFile(await testModel('en_US-vits-medium'))))
@@ -74,18 +74,13 @@ t.test('bench voices: the cut is at the flow\'s input, found from the structure'
   }
 })
 
-// npm test: the flow cut on the single-speaker voice, the staged cut on the
-// multi-speaker one (its speaker conditioning, and a sentence long enough
-// for two flow windows); test/slow/decoder-split-sweep.slow.ts runs both
-// cuts on both voices.
-t.test('bench voice: one long sentence, chunked at either cut, equals the whole graph', skipBench, async t => {
-  await flowCutMatchesWhole(t, ['en_US-bench-x_low'])
-})
-
-t.test('bench voice: the staged cut (flow on its own) equals the whole graph, chunk by chunk or flowed at once', skipBench, async t => {
-  await stagedCutMatchesWhole(t, ['en_GB-benchmulti-medium'])
-})
-
+// npm test: three reference sentences on the single-speaker voice, chunked
+// with the flow. test/slow/decoder-split-sweep.slow.ts runs the rest on both
+// bench voices (one long sentence at either cut; the staged cut with the
+// multi-speaker voice's conditioning, chunk by chunk or flowed at once; every
+// reference sentence): 40 s of npm test's most expensive file, all of it in
+// .ci/run's test:slow. Through the service, each cut is in
+// test/synthesis/chunked-synthesis.test.ts.
 t.test('bench voice: the shortest, a middle and the longest reference sentence, chunked with the flow, equal the whole graph', skipBench, async t => {
   await referenceSentencesMatchWhole(t, join(BENCH_VOICES, 'en_US-bench-x_low.onnx'), chosenSentences())
 })
