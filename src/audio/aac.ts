@@ -10,26 +10,18 @@
 // padding after the speech.
 
 import type { EncoderOptions, StreamEncoder } from './encoder.js'
-import { EncodingError } from './errors.js'
 import { loadCodecs } from './native-codecs.js'
 import { nativeStreamEncoder } from './native-stream-encoder.js'
 
 /** The rates ADTS has an index for that FFmpeg's encoder takes. */
-const AAC_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000] as const
-type AacRate = typeof AAC_RATES[number]
+const AAC_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
 /** Bits per second. */
 export const AAC_BITRATE = 64_000
 /** Samples per AAC frame, and the encoder's delay in samples. */
 export const AAC_FRAME = 1024
 
-function isAacRate (rate: number): rate is AacRate {
-  return (AAC_RATES as readonly number[]).includes(rate)
-}
-
 /** Needs libavcodec loaded in this process (the encoder pool loads it). */
 export async function createAacEncoder (sampleRate: number, options: EncoderOptions = {}): Promise<StreamEncoder> {
-  const target = options.rate ?? (isAacRate(sampleRate) ? sampleRate : 24_000)
-  if (!isAacRate(target)) throw new EncodingError(`AAC cannot be encoded at ${target} Hz (AAC rates: ${AAC_RATES.join(', ')})`)
   const { AacEncoder } = loadCodecs()
-  return await nativeStreamEncoder('AAC', sampleRate, target, () => new AacEncoder(target, AAC_BITRATE))
+  return await nativeStreamEncoder('AAC', AAC_RATES, sampleRate, options, rate => new AacEncoder(rate, AAC_BITRATE))
 }

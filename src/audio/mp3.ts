@@ -12,26 +12,17 @@
 // formats; npm run bench:encoders -- --settings).
 
 import type { EncoderOptions, StreamEncoder } from './encoder.js'
-import { EncodingError } from './errors.js'
 import { loadCodecs } from './native-codecs.js'
 import { nativeStreamEncoder } from './native-stream-encoder.js'
 
-const MPEG_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const
-type MpegRate = typeof MPEG_RATES[number]
+const MPEG_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]
 export const MP3_BITRATE = 64
 /** LAME's algorithm quality, 0 (slowest) … 9 (fastest): 7 is LAME's "fast"
  * setting (no noise shaping search), chosen by measurement (README). */
 export const MP3_QUALITY = 7
 
-function isMpegRate (rate: number): rate is MpegRate {
-  return (MPEG_RATES as readonly number[]).includes(rate)
-}
-
 export async function createMp3Encoder (sampleRate: number, options: EncoderOptions = {}): Promise<StreamEncoder> {
-  // Any other rate (no Piper voice has one) is converted to 24 kHz first;
-  // a rate asked for (the WebSocket's mp3_44100_128) is converted to.
-  const target = options.rate ?? (isMpegRate(sampleRate) ? sampleRate : 24_000)
-  if (!isMpegRate(target)) throw new EncodingError(`MP3 cannot be encoded at ${target} Hz (MPEG rates: ${MPEG_RATES.join(', ')})`)
+  // options.rate: the WebSocket's mp3_44100_128 asks for 44.1 kHz.
   const { Mp3Encoder } = loadCodecs()
-  return await nativeStreamEncoder('MP3', sampleRate, target, () => new Mp3Encoder(target, options.bitrate ?? MP3_BITRATE, MP3_QUALITY))
+  return await nativeStreamEncoder('MP3', MPEG_RATES, sampleRate, options, rate => new Mp3Encoder(rate, options.bitrate ?? MP3_BITRATE, MP3_QUALITY))
 }

@@ -1,9 +1,10 @@
 // A StreamEncoder over one of the addon's encoders (AAC, MP3): the speech
-// is converted to the encoder's rate first when the voice's rate differs,
+// keeps the voice's rate when the format has it (every Piper rate is an AAC
+// and an MPEG rate), is converted to 24 kHz otherwise or to a rate asked for,
 // the resampler's tail is encoded before the encoder's own, and an encoder
 // used after it ended is an error rather than a crash in native code.
 
-import { concatBytes, EMPTY, type StreamEncoder } from './encoder.js'
+import { concatBytes, EMPTY, type EncoderOptions, type StreamEncoder } from './encoder.js'
 import { EncodingError } from './errors.js'
 import { nativeCall } from './native-codecs.js'
 import { createResampler } from './resampler.js'
@@ -15,12 +16,15 @@ export interface NativeEncoder {
   close: () => void
 }
 
-/** `open` makes the native encoder at `rate`; `format` names it in errors. */
-export async function nativeStreamEncoder (format: string, sampleRate: number, rate: number, open: () => NativeEncoder): Promise<StreamEncoder> {
+/** The format's encoder: `format` names it in errors, `rates` are the ones it
+ * takes, `open` makes the native encoder at the chosen one. */
+export async function nativeStreamEncoder (format: string, rates: readonly number[], sampleRate: number, options: EncoderOptions, open: (rate: number) => NativeEncoder): Promise<StreamEncoder> {
+  const rate = options.rate ?? (rates.includes(sampleRate) ? sampleRate : 24_000)
+  if (!rates.includes(rate)) throw new EncodingError(`${format} cannot be encoded at ${rate} Hz (${format} rates: ${rates.join(', ')})`)
   const resampler = rate === sampleRate ? undefined : await createResampler(sampleRate, rate)
   let native: NativeEncoder
   try {
-    native = nativeCall(open)
+    native = nativeCall(() => open(rate))
   } catch (error) {
     resampler?.close()
     throw error

@@ -10,6 +10,7 @@ import { createOpusEncoder, OPUS_RATE, PRE_SKIP } from '../../src/audio/opus.js'
 import { createPcmEncoder, PCM_RATE } from '../../src/audio/pcm.js'
 import { createWavEncoder } from '../../src/audio/wav-stream.js'
 import { concatBytes } from '../../src/audio/encoder.js'
+import { EncodingError } from '../../src/audio/errors.js'
 import { FLAG_BOS, FLAG_EOS } from '../../src/audio/ogg.js'
 import { parseWav } from '../../src/engine/index.js'
 import { decodeFlac, decodeMp3, decodeOggOpus, mp3Frames, tone, toneFrequency } from '../helpers/audio-decode.js'
@@ -77,6 +78,12 @@ t.test('mp3: the native encoder refuses bad arguments with typed errors, never a
   t.throws(() => lame.encode(input), { code: 'ERR_ENCODER', message: /after it ended/ })
   t.throws(() => lame.finish(), { code: 'ERR_ENCODER' })
   t.doesNotThrow(() => lame.close(), 'closing twice is harmless')
+})
+
+t.test('mp3: a rate the format does not have is refused before any encoder opens; a voice at one is converted to 24 kHz', async t => {
+  await t.rejects(createMp3Encoder(RATE, { rate: 12345 }), new EncodingError('MP3 cannot be encoded at 12345 Hz (MP3 rates: 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000)'))
+  const { bytes } = run(await createMp3Encoder(12345))
+  t.equal(mp3Frames(bytes).sampleRate, 24_000)
 })
 
 t.test('opus: Ogg pages with good CRCs, RFC 7845 headers, exact length after trimming', async t => {
