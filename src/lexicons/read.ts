@@ -21,10 +21,3 @@ export function readLexicon (source: string, format: LexiconFormat, name: string
   }
   return { ...parseJsonLexicon(value), name }
 }
-
-/** The form a file name ends in, if it is a lexicon's. */
-export function formatOfFile (file: string): LexiconFormat | undefined {
-  if (file.endsWith('.pls') || file.endsWith('.xml')) return 'pls'
-  if (file.endsWith('.json')) return 'json'
-  return undefined
-}
